@@ -1,0 +1,131 @@
+import { cdk8s } from 'projen';
+import { NodePackageManager, NpmAccess, TypescriptConfig, TypescriptConfigExtends } from 'projen/lib/javascript';
+
+// Pinned upstream versions of the CRDs this library generates code for. The CRD YAML itself
+// lives outside the project (../shared/crds) and is never copied in.
+const CRDS = '../shared/crds';
+
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-gitops-platform',
+  description: 'Argo CD + Kargo release trains for a fleet of Kubernetes clusters, defined as cdk8s constructs',
+  author: 'cdk8s-gitops-platform developers',
+  authorAddress: 'dev@cdk8s-gitops-platform.io',
+  repositoryUrl: 'https://github.com/cdk8s-gitops-platform/cdk8s-gitops-platform.git',
+  defaultReleaseBranch: 'main',
+  keywords: ['cdk8s', 'argocd', 'kargo', 'gitops', 'fleet', 'applicationset'],
+  license: 'Apache-2.0',
+  projenrcTs: true,
+  npmAccess: NpmAccess.PUBLIC,
+  packageManager: NodePackageManager.NPM,
+  minNodeVersion: '20.0.0',
+
+  cdk8sVersion: '2.70.0',
+  constructsVersion: '10.4.2',
+  jsiiVersion: '~6.0.0',
+
+  // CI is `.ci/run`; no GitHub workflows are generated.
+  github: false,
+  release: false,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+
+  // vitest is the only test runner (configured below).
+  jest: false,
+
+  // jsii compiles src/ and the generated imports/ together.
+  entrypoint: 'lib/src/index.js',
+  entrypointTypes: 'lib/src/index.d.ts',
+  tsconfig: {
+    compilerOptions: {
+      rootDir: '.',
+    },
+    include: ['src/**/*.ts', 'imports/**/*.ts'],
+  },
+  tsconfigDev: {
+    // relative to test/tsconfig.json, where projen keeps the dev config
+    include: ['**/*.ts', '../apps/**/*.ts', '../bench/**/*.ts', '../vitest.config.mts'],
+    compilerOptions: {},
+  },
+  eslintOptions: {
+    dirs: ['src'],
+    devdirs: ['test', 'apps', 'bench'],
+    ignorePatterns: ['imports/', '*.generated.ts', 'node_modules/', 'lib/', 'dist/', 'manifests/'],
+  },
+
+  peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  // non-jsii runtime dependencies: bundled, never in a public signature
+  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0'],
+  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js'],
+  devDeps: [
+    'cdk8s-cli@^2.207.0',
+    'vitest@~4.1.9',
+    'vite@~8.3.4',
+    'tsx@^4.20.0',
+    'fast-check@^4.3.0',
+    '@types/semver@^7',
+    'typescript@~5.9.0',
+    'ts-node@^10.9.2',
+  ],
+
+});
+
+project.package.addField('types', 'lib/src/index.d.ts');
+// the test kit is TypeScript-only (it is not part of the jsii API): a separate entry point
+project.package.addField('exports', {
+  '.': { types: './lib/src/index.d.ts', default: './lib/src/index.js' },
+  './testkit': { types: './lib/src/testkit/index.d.ts', default: './lib/src/testkit/index.js' },
+  './package.json': './package.json',
+  './.jsii': './.jsii',
+});
+
+// ---------------------------------------------------------------------------------------------
+// tests: vitest only
+project.testTask.reset();
+project.testTask.exec('vitest run');
+project.testTask.spawn(project.tasks.tryFind('eslint')!);
+project.addTask('test:watch', { exec: 'vitest watch' });
+project.addTask('test:update', { exec: 'vitest run --update' });
+
+// ---------------------------------------------------------------------------------------------
+// imports: generated from the pinned CRDs, never edited by hand, not part of the build
+project.addTask('import', {
+  description: `Regenerates imports/ from the pinned CRDs in ${CRDS} (not part of the build)`,
+  exec: `ts-node --project projenrc/tsconfig.json projenrc/import-crds.ts ${CRDS}`,
+});
+
+// ---------------------------------------------------------------------------------------------
+// synth: the example fleet and apps in apps/ into manifests/ (cdk8s.yaml sets the output dir)
+// cdk8s deletes its output directory before synthesizing: synthesize into a scratch directory
+// and replace manifests/ only when synth succeeded, so a bad definition never leaves it partial.
+project.addTask('synth', {
+  description: 'Synthesizes the example fleet and apps in apps/ into manifests/',
+  steps: [
+    { exec: 'rm -rf .synth-out' },
+    { exec: 'cdk8s synth --output .synth-out' },
+    { exec: 'rm -rf manifests && mv .synth-out manifests' },
+  ],
+});
+project.addTask('bench', {
+  description: 'Measures synth time and memory for the example fleet and a generated 100-cluster, 40-app fleet',
+  exec: 'tsx bench/synth-bench.ts',
+});
+
+project.gitignore.exclude('.bench/', '.synth-out/');
+project.gitignore.include('manifests/');
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'test/', '.ci/', 'cdk8s.yaml', 'vitest.config.mts');
+project.annotateGenerated('/imports/**');
+project.annotateGenerated('/manifests/**');
+project.annotateGenerated('/test/__snapshots__/**');
+
+// apps/ and bench/ are type-checked and linted like the tests
+for (const dir of ['apps', 'bench']) {
+  new TypescriptConfig(project, {
+    fileName: `${dir}/tsconfig.json`,
+    extends: TypescriptConfigExtends.fromPaths(['../test/tsconfig.json']),
+    include: ['**/*.ts'],
+    compilerOptions: {},
+  });
+}
+
+project.synth();

@@ -1,0 +1,39 @@
+/**
+ * Regenerates `imports/` from the pinned upstream CRDs in `../shared/crds`.
+ *
+ * `cdk8s import` keeps only the last CRD of a module when it is called once per file, so the
+ * CRDs of one module are concatenated into a single multi-document input first.
+ * The CRD YAML is read in place and never copied into the project.
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export const CRD_MODULES: Record<string, string[]> = {
+  argocd: ['argocd/application-crd.yaml', 'argocd/applicationset-crd.yaml', 'argocd/appproject-crd.yaml'],
+  kargo: [
+    'kargo/kargo.akuity.io_projects.yaml',
+    'kargo/kargo.akuity.io_projectconfigs.yaml',
+    'kargo/kargo.akuity.io_warehouses.yaml',
+    'kargo/kargo.akuity.io_stages.yaml',
+    'kargo/kargo.akuity.io_promotiontasks.yaml',
+    'kargo/kargo.akuity.io_clusterpromotiontasks.yaml',
+  ],
+  rollouts: ['argo-rollouts/analysis-template-crd.yaml'],
+};
+
+function main() {
+  const crds = path.resolve(process.argv[2] ?? '../shared/crds');
+  const out = path.resolve('imports');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-import-'));
+  fs.rmSync(out, { recursive: true, force: true });
+  for (const [module, files] of Object.entries(CRD_MODULES)) {
+    const input = path.join(tmp, `${module}.yaml`);
+    fs.writeFileSync(input, files.map(f => fs.readFileSync(path.join(crds, f), 'utf-8')).join('\n---\n'));
+    execFileSync('cdk8s', ['import', `${module}:=${input}`, '--language', 'typescript', '--output', out, '--no-save', '--no-check-upgrade'], { stdio: 'inherit' });
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+main();

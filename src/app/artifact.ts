@@ -1,0 +1,296 @@
+import { re2Problem } from './regex';
+import { semverConstraintProblem, Versioning } from './versioning';
+
+/**
+ * What kind of artifact Kargo subscribes to.
+ */
+export enum ArtifactKind {
+  /** A container image repository. */
+  IMAGE = 'image',
+  /** A Helm chart repository (`https://` or `oci://`). */
+  HELM_CHART = 'chart',
+  /** A Git repository. */
+  GIT = 'git',
+}
+
+/**
+ * Options common to every artifact.
+ */
+export interface ArtifactOptions {
+  /**
+   * How many candidate versions Kargo keeps (1–100).
+   * @default 20
+   */
+  readonly discoveryLimit?: number;
+}
+
+/**
+ * Options for `Artifact.image()`.
+ */
+export interface ImageArtifactOptions extends ArtifactOptions {
+  /**
+   * Which image versions become Freight.
+   * @default Versioning.semver()
+   */
+  readonly versioning?: Versioning;
+  /**
+   * Only tags matching one of these regular expressions (Go RE2) are considered.
+   * @default - every tag
+   */
+  readonly allowTags?: string[];
+  /**
+   * Tags matching one of these regular expressions (Go RE2) are ignored.
+   * @default - none
+   */
+  readonly ignoreTags?: string[];
+  /**
+   * Only images for this platform (`os/arch`, e.g. `linux/amd64`) are considered.
+   * @default - any platform
+   */
+  readonly platform?: string;
+  /**
+   * The Helm values key the image is injected under: `<key>.repository` and `<key>.tag`
+   * (or `<key>.digest` with digest versioning).
+   * @default 'image'
+   */
+  readonly helmValuesKey?: string;
+}
+
+/**
+ * Options for `Artifact.helmChart()`.
+ */
+export interface HelmChartArtifactOptions extends ArtifactOptions {
+  /**
+   * The chart's name: required for `https://` repositories, must be omitted for `oci://`
+   * ones (the name is part of the URL).
+   * @default - none (OCI)
+   */
+  readonly name?: string;
+  /**
+   * Which chart versions become Freight (Masterminds SemVer constraint).
+   * @default - every version
+   */
+  readonly semver?: string;
+  /**
+   * The name under which the source's umbrella chart depends on this chart; the promotion
+   * updates that dependency's version (`helm-update-chart`).
+   * @default - the chart's name (last path segment for OCI)
+   */
+  readonly dependencyName?: string;
+}
+
+/**
+ * Which commits of a Git repository become Freight.
+ */
+export enum GitCommitSelection {
+  /** The newest commit of a branch. */
+  NEWEST_FROM_BRANCH = 'NewestFromBranch',
+  /** The commit of the highest semantic version tag. */
+  SEMVER = 'SemVer',
+  /** The commit of the lexically greatest tag. */
+  LEXICAL = 'Lexical',
+  /** The commit of the most recently created tag. */
+  NEWEST_TAG = 'NewestTag',
+}
+
+/**
+ * Options for `Artifact.git()`.
+ */
+export interface GitArtifactOptions extends ArtifactOptions {
+  /**
+   * Which commits become Freight.
+   * @default GitCommitSelection.NEWEST_FROM_BRANCH
+   */
+  readonly selection?: GitCommitSelection;
+  /**
+   * The branch, for `NEWEST_FROM_BRANCH`.
+   * @default 'main'
+   */
+  readonly branch?: string;
+  /**
+   * The tag constraint, for `SEMVER` (Masterminds SemVer syntax).
+   * @default - every semantic version tag
+   */
+  readonly semver?: string;
+  /**
+   * Only tags matching one of these regular expressions (Go RE2), for tag selections.
+   * @default - every tag
+   */
+  readonly allowTags?: string[];
+  /**
+   * Tags matching one of these regular expressions (Go RE2) are ignored, for tag selections.
+   * @default - none
+   */
+  readonly ignoreTags?: string[];
+  /**
+   * Only commits touching these paths count (exact paths, `glob:` or `regex:` prefixed).
+   * @default - every path
+   */
+  readonly includePaths?: string[];
+  /**
+   * Commits touching only these paths are ignored (exact paths, `glob:` or `regex:` prefixed).
+   * @default - none
+   */
+  readonly excludePaths?: string[];
+}
+
+// Kargo's own pattern for image repoURLs (schemas/subscriptions/image.json): no scheme, no tag.
+const IMAGE_REPO = /^(\w+([.-]\w+)*(:\d+)?\/)?(\w+([.-]\w+)*)(\/\w+([.-]\w+)*)*$/;
+const GIT_BRANCH = /^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/;
+
+/**
+ * Something a release is made of: a container image, a Helm chart or a Git repository.
+ * An app's artifacts are promoted together as one Kargo Freight.
+ */
+export class Artifact {
+  /**
+   * A container image repository, e.g. `ghcr.io/acme/gateway` (no tag: the versioning rule
+   * picks it).
+   */
+  public static image(repoUrl: string, options: ImageArtifactOptions = {}): Artifact {
+    const problems: string[] = [];
+    const repoProblem = imageRepoProblem(repoUrl ?? '');
+    if (repoProblem) problems.push(`image ${repoProblem.message}, got "${repoUrl}"; ${repoProblem.fix}`);
+    const versioning = options.versioning ?? Versioning.semver();
+    problems.push(...versioning._problems);
+    checkRegexes(problems, 'allowTags', options.allowTags);
+    checkRegexes(problems, 'ignoreTags', options.ignoreTags);
+    if (options.platform !== undefined && !/^\w+\/\w+$/.test(options.platform)) {
+      problems.push(`platform must be "os/arch", got "${options.platform}"; use e.g. "linux/amd64"`);
+    }
+    const key = options.helmValuesKey ?? 'image';
+    if (!/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/.test(key)) {
+      problems.push(`helmValuesKey must be a dotted Helm values path, got "${key}"; use e.g. "gateway.image"`);
+    }
+    checkDiscoveryLimit(problems, options.discoveryLimit);
+    return new Artifact(ArtifactKind.IMAGE, repoUrl, { ...options, versioning, helmValuesKey: key }, {}, {}, problems);
+  }
+
+  /**
+   * A Helm chart from a chart repository: `https://` with a chart name, or `oci://` with the
+   * chart in the URL.
+   */
+  public static helmChart(repoUrl: string, options: HelmChartArtifactOptions = {}): Artifact {
+    const problems: string[] = [];
+    let url: URL | undefined;
+    try {
+      url = new URL(repoUrl);
+    } catch {
+      url = undefined;
+    }
+    const oci = url?.protocol === 'oci:';
+    if (!url || !['https:', 'http:', 'oci:'].includes(url.protocol)) {
+      problems.push(`helm chart repoUrl must start with https:// (chart repository) or oci:// (OCI registry), got "${repoUrl}"`);
+    } else if (oci && options.name !== undefined) {
+      problems.push(`helm chart name must be omitted for oci:// repositories (the chart is the last path segment), got "${options.name}" for "${repoUrl}"`);
+    } else if (!oci && !options.name) {
+      problems.push(`helm chart name is required for ${url.protocol}// repositories, got nothing for "${repoUrl}"; pass { name: '<chart>' }`);
+    }
+    const semverProblem = semverConstraintProblem(options.semver ?? '');
+    if (semverProblem) problems.push(`helm chart semver ${semverProblem}, got "${options.semver}"; use a range such as "^1.2.0"`);
+    checkDiscoveryLimit(problems, options.discoveryLimit);
+    const chartName = options.name ?? `${repoUrl}`.replace(/\/+$/, '').split('/').pop()!;
+    return new Artifact(ArtifactKind.HELM_CHART, repoUrl, {}, { ...options, dependencyName: options.dependencyName ?? chartName }, {}, problems);
+  }
+
+  /**
+   * A Git repository (`https://`), e.g. configuration that is promoted with the release.
+   */
+  public static git(repoUrl: string, options: GitArtifactOptions = {}): Artifact {
+    const problems: string[] = [];
+    const urlProblem = gitUrlProblem(repoUrl ?? '');
+    if (urlProblem) problems.push(`git repoUrl ${urlProblem}, got "${repoUrl}"; use the https:// clone URL`);
+    const selection = options.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH;
+    const fromBranch = selection === GitCommitSelection.NEWEST_FROM_BRANCH;
+    if (options.branch !== undefined && !fromBranch) {
+      problems.push(`git branch only applies to NEWEST_FROM_BRANCH selection, got branch "${options.branch}" with ${selection}`);
+    }
+    const branch = fromBranch ? options.branch ?? 'main' : undefined;
+    if (branch !== undefined && !GIT_BRANCH.test(branch)) {
+      problems.push(`git branch is not a valid branch name, got "${branch}"`);
+    }
+    if (options.semver !== undefined && selection !== GitCommitSelection.SEMVER) {
+      problems.push(`git semver only applies to SEMVER selection, got "${options.semver}" with ${selection}`);
+    }
+    const semverProblem = semverConstraintProblem(options.semver ?? '');
+    if (semverProblem) problems.push(`git semver ${semverProblem}, got "${options.semver}"`);
+    if ((options.allowTags || options.ignoreTags) && fromBranch) {
+      problems.push('git allowTags/ignoreTags only apply to tag selections (SEMVER, LEXICAL, NEWEST_TAG), got them with NEWEST_FROM_BRANCH');
+    }
+    checkRegexes(problems, 'git allowTags', options.allowTags);
+    checkRegexes(problems, 'git ignoreTags', options.ignoreTags);
+    for (const p of [...options.includePaths ?? [], ...options.excludePaths ?? []]) {
+      const m = /^(regex|regexp):(.*)$/.exec(p);
+      const rp = m ? re2Problem(m[2]) : undefined;
+      if (rp) problems.push(`git path filter ${rp}, got "${p}"`);
+      if (p.trim() === '') problems.push('git path filters must not be empty, got ""');
+    }
+    checkDiscoveryLimit(problems, options.discoveryLimit);
+    return new Artifact(ArtifactKind.GIT, `${repoUrl}`.replace(/\/+$/, ''), {}, {}, { ...options, selection, branch }, problems);
+  }
+
+  private constructor(
+    /** The kind of artifact. */
+    public readonly kind: ArtifactKind,
+    /** The repository URL. */
+    public readonly repoUrl: string,
+    /** Options, for images. */
+    public readonly imageOptions: ImageArtifactOptions,
+    /** Options, for Helm charts. */
+    public readonly chartOptions: HelmChartArtifactOptions,
+    /** Options, for Git repositories. */
+    public readonly gitOptions: GitArtifactOptions,
+    /** @internal */
+    public readonly _problems: string[]) {}
+
+  /**
+   * The registry host of an image (`docker.io` when the reference names none).
+   */
+  public get registry(): string | undefined {
+    if (this.kind !== ArtifactKind.IMAGE) return undefined;
+    const first = this.repoUrl.split('/')[0];
+    const hasHost = this.repoUrl.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
+    return hasHost ? first : 'docker.io';
+  }
+}
+
+function imageRepoProblem(repoUrl: string): { message: string; fix: string } | undefined {
+  if (/^[a-z]+:\/\//.test(repoUrl)) return { message: 'reference must not have a scheme', fix: 'drop the scheme, e.g. "ghcr.io/acme/app"' };
+  if (repoUrl.includes('@')) return { message: 'reference must not have a digest', fix: 'name the repository only; use Versioning.digest() to follow a tag by digest' };
+  const lastSegment = repoUrl.split('/').pop() ?? '';
+  if (lastSegment.includes(':')) return { message: 'reference must not have a tag', fix: 'name the repository only; the versioning rule picks the tag' };
+  if (!IMAGE_REPO.test(repoUrl)) return { message: 'reference is not a valid image repository', fix: 'use e.g. "ghcr.io/acme/app" or "registry.example.com:5000/team/app"' };
+  if (repoUrl !== repoUrl.toLowerCase()) return { message: 'reference must be lowercase', fix: `use "${repoUrl.toLowerCase()}"` };
+  return undefined;
+}
+
+/**
+ * Returns why `url` is not an https Git URL Kargo accepts, or undefined.
+ * @internal
+ */
+export function gitUrlProblem(url: string): string | undefined {
+  if (/^(git@|ssh:\/\/)/.test(url)) return 'must use https (SSH URLs are deprecated in Kargo and removed in v1.13)';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be a URL';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must use https';
+  if (parsed.username || parsed.password) return 'must not carry credentials (declare a credential instead)';
+  if (parsed.pathname.length <= 1) return 'must name a repository';
+  return undefined;
+}
+
+function checkRegexes(problems: string[], field: string, patterns: string[] | undefined) {
+  for (const p of patterns ?? []) {
+    const problem = re2Problem(p);
+    if (problem) problems.push(`${field} regular expression ${problem}, got "${p}"`);
+  }
+}
+
+function checkDiscoveryLimit(problems: string[], limit: number | undefined) {
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
+    problems.push(`discoveryLimit must be a whole number from 1 to 100, got ${limit}`);
+  }
+}

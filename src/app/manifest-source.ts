@@ -1,0 +1,144 @@
+import { gitUrlProblem } from './artifact';
+
+/**
+ * How an application's manifests are rendered.
+ */
+export enum ManifestSourceKind {
+  /** A Helm chart in a Git repository, rendered with `helm template`. */
+  HELM = 'helm',
+  /** A Kustomize base and overlays in a Git repository, rendered with `kustomize build`. */
+  KUSTOMIZE = 'kustomize',
+}
+
+/**
+ * Options common to every manifest source.
+ */
+export interface ManifestSourceOptions {
+  /** The Git repository holding the source (`https://`). */
+  readonly repoUrl: string;
+  /**
+   * The branch whose new commits become Freight, so a values change is promoted like a new image.
+   * @default 'main'
+   */
+  readonly branch?: string;
+}
+
+/**
+ * Options for `ManifestSource.helm()`.
+ *
+ * Paths are relative to `path`; they may use the tokens `{stage}`, `{cluster}`, `{region}`,
+ * `{provider}`, `{accelerator}` and `{tier}`, which are filled in per stage and cluster.
+ */
+export interface HelmSourceOptions extends ManifestSourceOptions {
+  /** The chart's directory in the repository, e.g. `charts/gateway`. */
+  readonly path: string;
+  /**
+   * Values files applied after the chart's `values.yaml`, in order, e.g. per-stage values.
+   * @default - none
+   */
+  readonly valuesFiles?: string[];
+  /**
+   * Values files applied last that may be missing, e.g. per-cluster overrides
+   * (`clusters/{cluster}.yaml`). Kargo applies one missing-file policy per render, so when
+   * any are declared a missing file from `valuesFiles` is skipped as well.
+   * @default - none
+   */
+  readonly optionalValuesFiles?: string[];
+  /**
+   * The Helm release name.
+   * @default - the application's name
+   */
+  readonly releaseName?: string;
+}
+
+/**
+ * Options for `ManifestSource.kustomize()`.
+ *
+ * Paths may use the tokens `{stage}`, `{cluster}`, `{region}`, `{provider}`, `{accelerator}`
+ * and `{tier}`, which are filled in per stage and cluster.
+ */
+export interface KustomizeSourceOptions extends ManifestSourceOptions {
+  /** The directory whose `kustomization.yaml` lists the images, e.g. `deploy/base`. */
+  readonly basePath: string;
+  /** The overlay rendered for each cluster, e.g. `deploy/stages/{stage}`. */
+  readonly overlayPath: string;
+}
+
+const TOKENS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
+
+/**
+ * Where an application's manifests come from and how they are rendered for each cluster.
+ * Every promotion renders them once per target cluster into the release branch.
+ */
+export class ManifestSource {
+  /**
+   * A Helm chart kept in a Git repository. Images are injected from Freight with `--set`, and
+   * each cluster's name, region, provider, accelerator and tier are set under `platform.*`.
+   */
+  public static helm(options: HelmSourceOptions): ManifestSource {
+    const problems: string[] = [];
+    checkRepo(problems, options);
+    checkPath(problems, 'helm path', options.path, false);
+    for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
+    if (options.releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.releaseName)) {
+      problems.push(`helm releaseName must be a DNS-1123 label, got "${options.releaseName}"`);
+    }
+    return new ManifestSource(ManifestSourceKind.HELM, `${options.repoUrl}`.replace(/\/+$/, ''), options.branch ?? 'main', options, undefined, problems);
+  }
+
+  /**
+   * A Kustomize base and overlays kept in a Git repository. Images are set in the base with
+   * `kustomize-set-image`; each cluster's overlay is built with `kustomize build`.
+   */
+  public static kustomize(options: KustomizeSourceOptions): ManifestSource {
+    const problems: string[] = [];
+    checkRepo(problems, options);
+    checkPath(problems, 'kustomize basePath', options.basePath, false);
+    checkPath(problems, 'kustomize overlayPath', options.overlayPath, true);
+    return new ManifestSource(ManifestSourceKind.KUSTOMIZE, `${options.repoUrl}`.replace(/\/+$/, ''), options.branch ?? 'main', undefined, options, problems);
+  }
+
+  private constructor(
+    /** How the manifests are rendered. */
+    public readonly kind: ManifestSourceKind,
+    /** The Git repository of the source. */
+    public readonly repoUrl: string,
+    /** The branch whose commits become Freight. */
+    public readonly branch: string,
+    /** Options, for Helm. */
+    public readonly helmOptions: HelmSourceOptions | undefined,
+    /** Options, for Kustomize. */
+    public readonly kustomizeOptions: KustomizeSourceOptions | undefined,
+    /** @internal */
+    public readonly _problems: string[]) {}
+
+  /** The repository paths whose changes become Freight. */
+  public get watchedPaths(): string[] {
+    if (this.helmOptions) return [this.helmOptions.path];
+    const k = this.kustomizeOptions!;
+    const overlayRoot = k.overlayPath.split('/').filter(s => !s.includes('{')).join('/');
+    return [...new Set([k.basePath, overlayRoot].filter(p => p.length > 0))];
+  }
+}
+
+function checkRepo(problems: string[], options: ManifestSourceOptions) {
+  const problem = gitUrlProblem(options.repoUrl ?? '');
+  if (problem) problems.push(`repoUrl ${problem}, got "${options.repoUrl}"; use the https:// clone URL`);
+  if (options.branch !== undefined && !/^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/.test(options.branch)) {
+    problems.push(`branch is not a valid branch name, got "${options.branch}"`);
+  }
+}
+
+function checkPath(problems: string[], field: string, path: string, tokens: boolean) {
+  if (!path || path.startsWith('/') || path.split('/').includes('..') || /\s/.test(path)) {
+    problems.push(`${field} must be a relative path inside the repository without "..", got "${path}"`);
+    return;
+  }
+  for (const m of path.matchAll(/\{([^}]*)\}/g)) {
+    if (!tokens) {
+      problems.push(`${field} must not use tokens, got "${path}"`);
+    } else if (!TOKENS.includes(m[1])) {
+      problems.push(`${field} uses unknown token {${m[1]}}, got "${path}"; use one of ${TOKENS.map(t => `{${t}}`).join(', ')}`);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import * as semver from 'semver';
+
+/**
+ * How Kargo picks the newest image from a repository (`imageSelectionStrategy`).
+ */
+export enum ImageSelectionStrategy {
+  /** The highest semantic version tag within a constraint. */
+  SEMVER = 'SemVer',
+  /** The current digest of one mutable tag (e.g. `latest`). */
+  DIGEST = 'Digest',
+  /** The lexically greatest tag (e.g. date-stamped tags). */
+  LEXICAL = 'Lexical',
+  /** The most recently built image. */
+  NEWEST_BUILD = 'NewestBuild',
+}
+
+/**
+ * The versioning rule of an image artifact: which new versions become Freight.
+ *
+ * @see https://docs.kargo.io/user-guide/reference-docs/warehouses
+ */
+export class Versioning {
+  /**
+   * The highest semantic version within a constraint, in Masterminds syntax as Kargo reads it
+   * (`^2.0.0`, `~1.4`, `>=1.2, <2.0`).
+   * @param constraint the constraint; empty accepts every semantic version
+   * @param strict require full `MAJOR.MINOR.PATCH` tags (Kargo `strictSemvers`)
+   */
+  public static semver(constraint: string = '', strict: boolean = true): Versioning {
+    const problem = semverConstraintProblem(constraint);
+    return new Versioning(ImageSelectionStrategy.SEMVER, constraint || undefined, strict, problem
+      ? [`semver constraint ${problem}, got "${constraint}"; use a range such as "^1.2.0" or ">=1.2.0, <2.0.0"`]
+      : []);
+  }
+
+  /**
+   * The digest a mutable tag currently points at (e.g. `latest`).
+   */
+  public static digest(tag: string): Versioning {
+    const ok = /^[\w][\w.-]{0,127}$/.test(tag ?? '');
+    return new Versioning(ImageSelectionStrategy.DIGEST, tag, undefined, ok
+      ? []
+      : [`digest versioning needs the mutable tag to track, got "${tag}"; use a tag such as "latest"`]);
+  }
+
+  /** The lexically greatest tag; pair with an allow-tags regex. */
+  public static lexical(): Versioning {
+    return new Versioning(ImageSelectionStrategy.LEXICAL, undefined, undefined, []);
+  }
+
+  /** The most recently built image; pair with an allow-tags regex (every tag's metadata is fetched). */
+  public static newestBuild(): Versioning {
+    return new Versioning(ImageSelectionStrategy.NEWEST_BUILD, undefined, undefined, []);
+  }
+
+  private constructor(
+    /** The Kargo image selection strategy. */
+    public readonly strategy: ImageSelectionStrategy,
+    /** The SemVer constraint, or the tracked tag for `Digest`. */
+    public readonly constraint: string | undefined,
+    /** Whether only full `MAJOR.MINOR.PATCH` tags count (SemVer only). */
+    public readonly strict: boolean | undefined,
+    /** @internal */
+    public readonly _problems: string[]) {}
+
+  /** Whether this rule follows a tag that can move (`Digest`). */
+  public get mutable(): boolean {
+    return this.strategy === ImageSelectionStrategy.DIGEST;
+  }
+}
+
+/**
+ * Returns why a Masterminds SemVer constraint (as Kargo reads it) is invalid, or undefined.
+ * Masterminds separates ANDed comparators with commas or spaces; node-semver only with spaces.
+ * @internal
+ */
+export function semverConstraintProblem(constraint: string): string | undefined {
+  if (constraint.trim() === '') return undefined;
+  const normalized = constraint
+    .split('||')
+    .map(part => part.replace(/,/g, ' ').replace(/([<>=~^]+)\s+/g, '$1').trim())
+    .join(' || ');
+  if (normalized.split('||').some(p => p.trim() === '')) return 'has an empty alternative';
+  return semver.validRange(normalized) === null ? 'is not a valid SemVer range' : undefined;
+}

@@ -1,0 +1,165 @@
+/**
+ * Options for `ClusterAuth.eks()`.
+ */
+export interface EksAuthOptions {
+  /**
+   * The EKS cluster name, as AWS knows it.
+   * @default - the fleet's name for the cluster
+   */
+  readonly clusterName?: string;
+  /**
+   * An IAM role Argo CD assumes to reach the cluster (cross-account access).
+   * @default - Argo CD's own IAM identity (IRSA or EKS Pod Identity)
+   */
+  readonly roleArn?: string;
+}
+
+/**
+ * Options for `ClusterAuth.aks()`.
+ */
+export interface AksAuthOptions {
+  /**
+   * How argocd-k8s-auth logs in to Entra ID (`AAD_LOGIN_METHOD`).
+   * @default 'workloadidentity'
+   */
+  readonly loginMethod?: string;
+  /**
+   * The Azure cloud (`AAD_ENVIRONMENT_NAME`).
+   * @default - the public Azure cloud
+   */
+  readonly environment?: string;
+}
+
+/**
+ * Options for `ClusterAuth.exec()`.
+ */
+export interface ExecAuthOptions {
+  /** The command, which must exist in the Argo CD image. */
+  readonly command: string;
+  /**
+   * Arguments for the command.
+   * @default []
+   */
+  readonly args?: string[];
+  /**
+   * Environment variables for the command. Values are stored in the cluster Secret in clear
+   * text, so they must not hold secret material: names that look like tokens, keys or
+   * passwords are refused.
+   * @default - none
+   */
+  readonly env?: Record<string, string>;
+  /**
+   * The client authentication API version the plugin speaks.
+   * @default 'client.authentication.k8s.io/v1beta1'
+   */
+  readonly apiVersion?: string;
+  /**
+   * Shown when the command is missing.
+   * @default - none
+   */
+  readonly installHint?: string;
+}
+
+/**
+ * Options for any cluster authentication.
+ */
+export interface ClusterTlsOptions {
+  /**
+   * The cluster's CA certificate (base64-encoded PEM). Public material, not a secret.
+   * @default - the system trust store
+   */
+  readonly caData?: string;
+  /**
+   * The server name to verify the API server's certificate against.
+   * @default - the host of the server URL
+   */
+  readonly serverName?: string;
+}
+
+const EXEC_API_VERSION = 'client.authentication.k8s.io/v1beta1';
+const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|_KEY$|^KEY$)/i;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * How Argo CD authenticates to a cluster, without secret material: it uses cloud identities
+ * (IAM, workload identity) or an exec plugin, never a bearer token, password or client key.
+ *
+ * The result is the `config` JSON of the Argo CD cluster Secret.
+ */
+export class ClusterAuth {
+  /**
+   * EKS with IAM: Argo CD's own role, or a role it assumes (`awsAuthConfig`).
+   */
+  public static eks(options: EksAuthOptions = {}, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const problems: string[] = [];
+    if (options.roleArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/.test(options.roleArn)) {
+      problems.push(`eks roleArn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>), got "${options.roleArn}"`);
+    }
+    return new ClusterAuth('eks', (clusterName) => ({
+      awsAuthConfig: { clusterName: options.clusterName ?? clusterName, roleARN: options.roleArn },
+    }), tls, problems);
+  }
+
+  /**
+   * GKE with Workload Identity through the `argocd-k8s-auth gcp` exec plugin.
+   */
+  public static gke(tls: ClusterTlsOptions = {}): ClusterAuth {
+    return new ClusterAuth('gke', () => ({
+      execProviderConfig: { command: 'argocd-k8s-auth', args: ['gcp'], apiVersion: EXEC_API_VERSION },
+    }), tls, []);
+  }
+
+  /**
+   * AKS with Azure Workload Identity through the `argocd-k8s-auth azure` exec plugin.
+   */
+  public static aks(options: AksAuthOptions = {}, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const env: Record<string, string> = { AAD_LOGIN_METHOD: options.loginMethod ?? 'workloadidentity' };
+    if (options.environment) env.AAD_ENVIRONMENT_NAME = options.environment;
+    return new ClusterAuth('aks', () => ({
+      execProviderConfig: { command: 'argocd-k8s-auth', args: ['azure'], env, apiVersion: EXEC_API_VERSION },
+    }), tls, []);
+  }
+
+  /**
+   * Any exec credential plugin present in the Argo CD image.
+   */
+  public static exec(options: ExecAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const problems: string[] = [];
+    if (!options.command) problems.push('exec auth command must not be empty, got ""; name a plugin present in the Argo CD image');
+    for (const name of Object.keys(options.env ?? {})) {
+      if (SECRET_LOOKING_ENV.test(name)) {
+        problems.push(`exec auth env "${name}" looks like secret material, got a literal value; `
+          + 'let the plugin read the secret from a mounted file or the workload identity instead');
+      }
+    }
+    return new ClusterAuth('exec', () => ({
+      execProviderConfig: {
+        command: options.command,
+        args: options.args && options.args.length > 0 ? [...options.args] : undefined,
+        env: options.env && Object.keys(options.env).length > 0 ? { ...options.env } : undefined,
+        apiVersion: options.apiVersion ?? EXEC_API_VERSION,
+        installHint: options.installHint,
+      },
+    }), tls, problems);
+  }
+
+  private constructor(
+    /** Which kind of authentication: eks, gke, aks or exec. */
+    public readonly kind: string,
+    private readonly render: (clusterName: string) => Record<string, unknown>,
+    private readonly tls: ClusterTlsOptions,
+    /** @internal */
+    public readonly _problems: string[]) {
+    if (tls.caData !== undefined && (tls.caData.length === 0 || !BASE64.test(tls.caData))) {
+      _problems.push(`caData must be a base64-encoded PEM certificate, got "${tls.caData.slice(0, 40)}"`);
+    }
+  }
+
+  /**
+   * The Argo CD cluster `config` object for a cluster of this name.
+   */
+  public toClusterConfig(clusterName: string): any {
+    const tlsClientConfig = { insecure: false, caData: this.tls.caData, serverName: this.tls.serverName };
+    return JSON.parse(JSON.stringify({ ...this.render(clusterName), tlsClientConfig }));
+  }
+}

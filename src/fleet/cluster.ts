@@ -1,0 +1,172 @@
+import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
+import { ClusterAuth } from './cluster-auth';
+import { PlatformLabels } from './labels';
+import { ProblemList, reportValue } from '../util/errors';
+import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
+
+/**
+ * A workload cluster of the fleet.
+ */
+export interface ClusterOptions {
+  /**
+   * The cluster's name: unique in the fleet, a DNS-1123 label (it names Argo CD Applications,
+   * directories of the release record and label values).
+   */
+  readonly name: string;
+  /** The Kubernetes API server URL (`https://...`), unique in the fleet. */
+  readonly server: string;
+  /** Where the cluster runs. */
+  readonly provider: CloudProvider;
+  /** The provider's region name (e.g. `us-east-1`). */
+  readonly region: string;
+  /** The environment tier. */
+  readonly tier: Tier;
+  /**
+   * The accelerator family the cluster offers.
+   * @default Accelerator.NONE
+   */
+  readonly accelerator?: Accelerator;
+  /**
+   * How many accelerators the cluster offers in all.
+   * @default 0
+   */
+  readonly acceleratorCount?: number;
+  /**
+   * The Kubernetes version (`1.31` or `1.31.4`); requirements such as a minimum version are
+   * checked against it.
+   * @default - unknown: the cluster never satisfies a Kubernetes version requirement
+   */
+  readonly kubernetesVersion?: string;
+  /**
+   * Extra labels, for selectors and capabilities. Keys under `gitops-platform.io/` are reserved.
+   * @default - none
+   */
+  readonly labels?: Record<string, string>;
+  /**
+   * How Argo CD authenticates to the cluster.
+   * @default - from the provider: `ClusterAuth.eks()` on AWS, `ClusterAuth.gke()` on GCP,
+   * `ClusterAuth.aks()` on Azure; required for other providers
+   */
+  readonly auth?: ClusterAuth;
+}
+
+/**
+ * A cluster of a `ClusterFleet`, with its options validated and its labels computed.
+ */
+export class Cluster {
+  /** The cluster's name. */
+  public readonly name: string;
+  /** The API server URL. */
+  public readonly server: string;
+  /** Where the cluster runs. */
+  public readonly provider: CloudProvider;
+  /** The provider's region. */
+  public readonly region: string;
+  /** The environment tier. */
+  public readonly tier: Tier;
+  /** The accelerator family. */
+  public readonly accelerator: Accelerator;
+  /** How many accelerators the cluster offers. */
+  public readonly acceleratorCount: number;
+  /** The Kubernetes minor version (`1.31`), if known. */
+  public readonly kubernetesVersion?: string;
+  /** How Argo CD authenticates to the cluster. */
+  public readonly auth: ClusterAuth;
+  private readonly extraLabels: Record<string, string>;
+
+  /**
+   * @param options the cluster
+   * @param subject who is defining it, for error messages
+   */
+  constructor(options: ClusterOptions, subject: string = 'Cluster') {
+    const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
+    problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
+    problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
+    const providers = Object.values(CloudProvider) as string[];
+    problems.check('provider', options.provider, providers.includes(options.provider) ? undefined : `must be one of ${providers.join(', ')}`);
+    problems.check('region', options.region, options.region ? labelValueProblem(options.region) : 'must not be empty', 'use the provider\'s region name, e.g. "us-east-1"');
+    problems.check('tier', options.tier, options.tier instanceof Tier ? undefined : 'must be a Tier', 'use Tier.DEV, Tier.STAGING, Tier.PROD or Tier.of()');
+    const count = options.acceleratorCount ?? 0;
+    problems.check('acceleratorCount', count, Number.isInteger(count) && count >= 0 ? undefined : 'must be a whole number >= 0');
+    const accelerator = options.accelerator ?? Accelerator.NONE;
+    if (!accelerator.isAccelerated && count > 0) {
+      problems.add(`acceleratorCount is ${count} but accelerator is "none"; set accelerator to the family of these accelerators`);
+    }
+    const version = options.kubernetesVersion === undefined ? undefined : minorVersion(options.kubernetesVersion);
+    if (options.kubernetesVersion !== undefined && version === undefined) {
+      problems.check('kubernetesVersion', options.kubernetesVersion, 'must look like "1.31" or "1.31.4"');
+    }
+    for (const [key, value] of Object.entries(options.labels ?? {})) {
+      problems.check(`labels["${key}"]`, key, labelKeyProblem(key));
+      problems.check(`labels["${key}"]`, value, labelValueProblem(value));
+      if (key.startsWith(`${PlatformLabels.PREFIX}/`)) {
+        problems.add(`labels["${key}"] uses the reserved prefix ${PlatformLabels.PREFIX}/; set the matching cluster option instead or pick another prefix`);
+      }
+    }
+    reportValue(problems, 'tier', options.tier);
+    reportValue(problems, 'accelerator', options.accelerator);
+    const auth = options.auth ?? defaultAuth(options.provider);
+    reportValue(problems, 'auth', auth);
+    if (!auth) {
+      problems.add(`auth is required for provider "${options.provider}"; use ClusterAuth.exec() with the credential plugin your Argo CD image ships`);
+    }
+    problems.throwIfAny();
+
+    this.name = options.name;
+    this.server = options.server.replace(/\/+$/, '');
+    this.provider = options.provider;
+    this.region = options.region;
+    this.tier = options.tier;
+    this.accelerator = accelerator;
+    this.acceleratorCount = count;
+    this.kubernetesVersion = version;
+    this.auth = auth!;
+    this.extraLabels = { ...options.labels ?? {} };
+  }
+
+  /**
+   * Every label of the cluster: its attributes under `gitops-platform.io/` plus its extra labels.
+   * Selectors and capabilities are evaluated against these.
+   */
+  public get labels(): Record<string, string> {
+    const labels: Record<string, string> = {
+      [PlatformLabels.CLUSTER]: this.name,
+      [PlatformLabels.PROVIDER]: this.provider,
+      [PlatformLabels.REGION]: this.region,
+      [PlatformLabels.TIER]: this.tier.name,
+      [PlatformLabels.ACCELERATOR]: this.accelerator.name,
+      [PlatformLabels.ACCELERATOR_COUNT]: `${this.acceleratorCount}`,
+    };
+    if (this.kubernetesVersion) labels[PlatformLabels.KUBERNETES_VERSION] = this.kubernetesVersion;
+    return { ...labels, ...this.extraLabels };
+  }
+}
+
+function serverProblem(server: string | undefined): string | undefined {
+  if (!server) return 'must not be empty';
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    return 'must be a URL';
+  }
+  if (url.protocol !== 'https:') return 'must use https';
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.search || url.hash) return 'must not have a query or fragment';
+  return undefined;
+}
+
+/** `1.31`, `1.31.4` or `v1.31.4` → `1.31`. */
+function minorVersion(version: string): string | undefined {
+  const m = /^v?(\d+)\.(\d+)(\.\d+)?([-+].*)?$/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
+}
+
+function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
+  switch (provider) {
+    case CloudProvider.AWS: return ClusterAuth.eks();
+    case CloudProvider.GCP: return ClusterAuth.gke();
+    case CloudProvider.AZURE: return ClusterAuth.aks();
+    default: return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Label keys this library writes on Argo CD cluster Secrets and generated Applications.
+ *
+ * Cluster selectors match on these keys (plus any extra labels a cluster declares); the
+ * generated ApplicationSets and Kargo Stages select Applications with them.
+ */
+export class PlatformLabels {
+  /** Prefix of every label key this library owns. */
+  public static readonly PREFIX = 'gitops-platform.io';
+  /** The cluster's name. */
+  public static readonly CLUSTER = 'gitops-platform.io/cluster';
+  /** The fleet a cluster belongs to. */
+  public static readonly FLEET = 'gitops-platform.io/fleet';
+  /** The cloud or on-premises provider. */
+  public static readonly PROVIDER = 'gitops-platform.io/provider';
+  /** The region the cluster runs in. */
+  public static readonly REGION = 'gitops-platform.io/region';
+  /** The environment tier (dev, staging, prod, ...). */
+  public static readonly TIER = 'gitops-platform.io/tier';
+  /** The accelerator family (`none` for CPU-only clusters). */
+  public static readonly ACCELERATOR = 'gitops-platform.io/accelerator';
+  /** How many accelerators the cluster offers. */
+  public static readonly ACCELERATOR_COUNT = 'gitops-platform.io/accelerator-count';
+  /** The Kubernetes minor version (`1.31`). */
+  public static readonly KUBERNETES_VERSION = 'gitops-platform.io/kubernetes-version';
+  /** The Argo CD topology serving the cluster (`central` or `per-cluster`). */
+  public static readonly TOPOLOGY = 'gitops-platform.io/topology';
+  /** The application an Argo CD Application belongs to. */
+  public static readonly APP = 'gitops-platform.io/app';
+  /** The Kargo Stage (stage or wave) that updates an Argo CD Application. */
+  public static readonly STAGE = 'gitops-platform.io/stage';
+  /** The pipeline stage an Argo CD Application belongs to. */
+  public static readonly PIPELINE_STAGE = 'gitops-platform.io/pipeline-stage';
+
+  private constructor() {}
+}

@@ -1,0 +1,226 @@
+import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from './expressions';
+import { Artifact, ArtifactKind } from '../app/artifact';
+import { ManifestSource, ManifestSourceKind } from '../app/manifest-source';
+import { ImageSelectionStrategy } from '../app/versioning';
+import { Cluster } from '../fleet/cluster';
+import { PlatformLabels } from '../fleet/labels';
+import { ApprovalKind } from '../pipeline/approval';
+import { StagePlan, WavePlan } from '../plan/release-plan';
+
+/**
+ * Everything the promotion steps of one app are derived from.
+ * @internal
+ */
+export interface PromotionContext {
+  readonly app: string;
+  readonly releaseRepo: string;
+  readonly source: ManifestSource;
+  readonly artifacts: Artifact[];
+  readonly destinationNamespace: string;
+  readonly argoCdNamespace: string;
+  readonly clusters: Map<string, Cluster>;
+}
+
+/** The name of the per-app PromotionTask that renders one cluster. @internal */
+export const RENDER_TASK = 'render-cluster';
+
+/** Working directories of a promotion. */
+const SRC = './src';
+const OUT = './out';
+
+/** The variables the render task takes, one per cluster attribute. @internal */
+export const RENDER_VARS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
+
+/**
+ * The steps of the per-cluster render task: render the source for one cluster into
+ * `./out/<cluster>/manifests.yaml`. Kargo has no loop step, so the Stage calls this task once
+ * per cluster of its wave.
+ * @internal
+ */
+export function renderTaskSteps(ctx: PromotionContext): any[] {
+  const outPath = `${OUT}/${variable('cluster')}/manifests.yaml`;
+  const source = ctx.source;
+  if (source.kind === ManifestSourceKind.HELM) {
+    const o = source.helmOptions!;
+    const chart = `${SRC}/${o.path}`;
+    const required = (o.valuesFiles ?? []).map(f => `${chart}/${withTokens(f)}`);
+    const optional = (o.optionalValuesFiles ?? []).map(f => `${chart}/${withTokens(f)}`);
+    const images = ctx.artifacts.filter(a => a.kind === ArtifactKind.IMAGE);
+    const setValues = [
+      ...images.flatMap(a => helmImageValues(a)),
+      ...RENDER_VARS.map(v => ({ key: `platform.${v}`, value: variable(v), literal: true })),
+    ];
+    return [{
+      uses: 'helm-template',
+      as: 'render',
+      config: {
+        path: chart,
+        releaseName: o.releaseName ?? ctx.app,
+        namespace: ctx.destinationNamespace,
+        outPath,
+        valuesFiles: nonEmpty([...required, ...optional]),
+        ignoreMissingValueFiles: optional.length > 0 ? true : undefined,
+        buildDependencies: ctx.artifacts.some(a => a.kind === ArtifactKind.HELM_CHART) ? true : undefined,
+        setValues,
+      },
+    }];
+  }
+  const k = source.kustomizeOptions!;
+  return [{
+    uses: 'kustomize-build',
+    as: 'render',
+    config: { path: `${SRC}/${withTokens(k.overlayPath)}`, outPath },
+  }];
+}
+
+function helmImageValues(image: Artifact): any[] {
+  const key = image.imageOptions.helmValuesKey!;
+  const digest = image.imageOptions.versioning!.strategy === ImageSelectionStrategy.DIGEST;
+  return [
+    { key: `${key}.repository`, value: image.repoUrl, literal: true },
+    digest
+      ? { key: `${key}.digest`, value: imageDigest(image.repoUrl), literal: true }
+      : { key: `${key}.tag`, value: imageTag(image.repoUrl), literal: true },
+  ];
+}
+
+/**
+ * The promotion template steps of the Kargo Stage for one wave: check out the source at the
+ * Freight's commit and the wave's release branch, clear it, prepare the source (images, chart
+ * versions), render every cluster of the wave, commit, push (directly, or through a pull
+ * request), then sync the wave's Argo CD Applications to the pushed commit.
+ * @internal
+ */
+export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePlan): any[] {
+  const sameRepo = ctx.releaseRepo === ctx.source.repoUrl;
+  const steps: any[] = [];
+  const sourceCheckout = { commit: commitId(ctx.source.repoUrl), path: SRC };
+  const releaseCheckout = { branch: wave.releaseBranch, create: true, path: OUT };
+  if (sameRepo) {
+    steps.push({ uses: 'git-clone', as: 'clone', config: { repoURL: ctx.releaseRepo, checkout: [sourceCheckout, releaseCheckout] } });
+  } else {
+    steps.push({ uses: 'git-clone', as: 'clone-source', config: { repoURL: ctx.source.repoUrl, checkout: [sourceCheckout] } });
+    steps.push({ uses: 'git-clone', as: 'clone-release', config: { repoURL: ctx.releaseRepo, checkout: [releaseCheckout] } });
+  }
+  // the branch is the complete desired state of the wave: start from nothing every time
+  steps.push({ uses: 'git-clear', as: 'clear', config: { path: OUT } });
+  steps.push(...prepareSteps(ctx));
+
+  for (const name of wave.clusters) {
+    const cluster = ctx.clusters.get(name)!;
+    steps.push({
+      task: { name: RENDER_TASK, kind: 'PromotionTask' },
+      as: `render-${name}`,
+      vars: [
+        { name: 'stage', value: stage.name },
+        { name: 'cluster', value: cluster.name },
+        { name: 'region', value: cluster.region },
+        { name: 'provider', value: cluster.provider },
+        { name: 'accelerator', value: cluster.accelerator.name },
+        { name: 'tier', value: cluster.tier.name },
+      ],
+    });
+  }
+
+  steps.push({ uses: 'git-commit', as: 'commit', config: { path: OUT, message: commitMessage(ctx, wave) } });
+  let revision: string;
+  if (stage.approval === ApprovalKind.PULL_REQUEST) {
+    steps.push({ uses: 'git-push', as: 'push', config: { path: OUT, generateTargetBranch: true } });
+    steps.push({
+      uses: 'git-open-pr',
+      as: 'open-pr',
+      config: {
+        repoURL: ctx.releaseRepo,
+        sourceBranch: output('push', 'branch'),
+        targetBranch: wave.releaseBranch,
+        title: `Promote ${ctx.app} to ${wave.kargoStage}`,
+        description: `Rendered manifests of ${ctx.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.`,
+      },
+    });
+    steps.push({ uses: 'git-wait-for-pr', as: 'wait-for-pr', config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') } });
+    revision = output('wait-for-pr', 'commit');
+  } else {
+    steps.push({ uses: 'git-push', as: 'push', config: { path: OUT } });
+    revision = output('push', 'commit');
+  }
+  steps.push({
+    uses: 'argocd-update',
+    as: 'sync',
+    config: {
+      apps: [{
+        namespace: ctx.argoCdNamespace,
+        selector: { matchLabels: applicationLabels(ctx.app, stage.name, wave.kargoStage) },
+        sources: [{ repoURL: ctx.releaseRepo, desiredRevision: revision }],
+      }],
+    },
+  });
+  return steps;
+}
+
+/**
+ * The labels of every Application of a wave; the Stage's `argocd-update` step selects on them.
+ * @internal
+ */
+export function applicationLabels(app: string, pipelineStage: string, kargoStage: string): Record<string, string> {
+  return {
+    [PlatformLabels.APP]: app,
+    [PlatformLabels.PIPELINE_STAGE]: pipelineStage,
+    [PlatformLabels.STAGE]: kargoStage,
+  };
+}
+
+/** Steps that change the source before rendering: image and chart versions from Freight. */
+function prepareSteps(ctx: PromotionContext): any[] {
+  const steps: any[] = [];
+  const charts = ctx.artifacts.filter(a => a.kind === ArtifactKind.HELM_CHART);
+  if (ctx.source.kind === ManifestSourceKind.HELM && charts.length > 0) {
+    steps.push({
+      uses: 'helm-update-chart',
+      as: 'update-charts',
+      config: {
+        path: `${SRC}/${ctx.source.helmOptions!.path}`,
+        charts: charts.map(c => ({
+          repository: c.repoUrl,
+          name: c.chartOptions.dependencyName!,
+          version: chartVersion(c.repoUrl, c.chartOptions.name),
+        })),
+      },
+    });
+  }
+  const images = ctx.artifacts.filter(a => a.kind === ArtifactKind.IMAGE);
+  if (ctx.source.kind === ManifestSourceKind.KUSTOMIZE && images.length > 0) {
+    steps.push({
+      uses: 'kustomize-set-image',
+      as: 'set-images',
+      config: {
+        path: `${SRC}/${ctx.source.kustomizeOptions!.basePath}`,
+        images: images.map(a => a.imageOptions.versioning!.strategy === ImageSelectionStrategy.DIGEST
+          ? { image: a.repoUrl, digest: imageDigest(a.repoUrl) }
+          : { image: a.repoUrl, tag: imageTag(a.repoUrl) }),
+      },
+    });
+  }
+  return steps;
+}
+
+function commitMessage(ctx: PromotionContext, wave: WavePlan): string {
+  const parts = ctx.artifacts.map(a => {
+    switch (a.kind) {
+      case ArtifactKind.IMAGE: return `${a.repoUrl}:${expr(`imageFrom(${literal(a.repoUrl)}).Tag`)}`;
+      case ArtifactKind.HELM_CHART: return `${a.repoUrl}@${chartVersion(a.repoUrl, a.chartOptions.name)}`;
+      case ArtifactKind.GIT: return `${a.repoUrl}@${commitId(a.repoUrl)}`;
+    }
+  });
+  if (!ctx.artifacts.some(a => a.kind === ArtifactKind.GIT && a.repoUrl === ctx.source.repoUrl)) {
+    parts.push(`${ctx.source.repoUrl}@${commitId(ctx.source.repoUrl)}`);
+  }
+  return `render ${ctx.app} for ${wave.kargoStage} (Freight ${expr('ctx.targetFreight.name')})\n\n${parts.join('\n')}`;
+}
+
+function withTokens(path: string): string {
+  return path.replace(/\{(\w+)\}/g, (_, token) => variable(token));
+}
+
+function nonEmpty<T>(values: T[]): T[] | undefined {
+  return values.length > 0 ? values : undefined;
+}

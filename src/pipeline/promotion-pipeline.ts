@@ -1,0 +1,162 @@
+import { Duration } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { Approval } from './approval';
+import { WaveBudget, Waves } from './waves';
+import { ClusterSelector } from '../fleet/cluster-selector';
+import { fail, ProblemList, reportValue } from '../util/errors';
+import { dns1123LabelProblem } from '../util/names';
+
+/**
+ * A stage of a promotion pipeline.
+ */
+export interface PipelineStageOptions {
+  /** The stage's name (a DNS-1123 label, e.g. `prod`); it names Kargo Stages and release branches. */
+  readonly name: string;
+  /** The clusters of the fleet that belong to the stage. */
+  readonly clusters: ClusterSelector;
+  /**
+   * Who lets Freight into the stage.
+   * @default Approval.manual()
+   */
+  readonly approval?: Approval;
+  /**
+   * How the stage's clusters are split into waves.
+   * @default Waves.single()
+   */
+  readonly waves?: Waves;
+  /**
+   * How long Freight must have been verified in the previous wave or stage before it may
+   * enter each wave of this stage (Kargo `requiredSoakTime`).
+   * @default - no soak time
+   */
+  readonly soak?: Duration;
+  /**
+   * Whether the stage serves production traffic; standards apply stricter rules to it.
+   * @default - true when every cluster of the stage has a production tier
+   */
+  readonly production?: boolean;
+}
+
+/**
+ * A stage of a `PromotionPipeline`.
+ */
+export class PipelineStage {
+  /** The stage's name. */
+  public readonly name: string;
+  /** Which clusters belong to the stage. */
+  public readonly clusters: ClusterSelector;
+  /** Who lets Freight into the stage. */
+  public readonly approval: Approval;
+  /** How the stage's clusters are split into waves. */
+  public readonly waves: Waves;
+  /** The soak time before each wave, if any. */
+  public readonly soak?: Duration;
+  /** Whether the stage was declared production (undefined: decided from cluster tiers). */
+  public readonly production?: boolean;
+
+  constructor(options: PipelineStageOptions) {
+    this.name = options.name;
+    this.clusters = options.clusters;
+    this.approval = options.approval ?? Approval.manual();
+    this.waves = options.waves ?? Waves.single();
+    this.soak = options.soak;
+    this.production = options.production;
+  }
+}
+
+/**
+ * Properties for `PromotionPipeline`.
+ */
+export interface PromotionPipelineProps {
+  /**
+   * The stages, in promotion order; more can be added with `addStage()`.
+   * @default - none
+   */
+  readonly stages?: PipelineStageOptions[];
+  /**
+   * Limits on the size of every wave of every stage.
+   * @default - no limits
+   */
+  readonly waveBudget?: WaveBudget;
+}
+
+/**
+ * An ordered promotion path through the fleet.
+ */
+export interface IPromotionPipeline extends IConstruct {
+  /** The pipeline's name. */
+  readonly pipelineName: string;
+  /** The stages, in promotion order. */
+  readonly stages: PipelineStage[];
+  /** Limits on the size of every wave. */
+  readonly waveBudget: WaveBudget;
+}
+
+/**
+ * The order in which releases move through the fleet, owned by the platform team: stages that
+ * each select clusters, say how promotion into them is approved, and split their clusters into
+ * waves. Every `PlatformApp` on the pipeline gets its own Kargo promotion track along it.
+ *
+ * The pipeline synthesizes nothing by itself.
+ */
+export class PromotionPipeline extends Construct implements IPromotionPipeline {
+  public readonly pipelineName: string;
+  public readonly waveBudget: WaveBudget;
+  private readonly _stages: PipelineStage[] = [];
+
+  constructor(scope: Construct, id: string, props: PromotionPipelineProps = {}) {
+    super(scope, id);
+    this.pipelineName = id;
+    this.waveBudget = { ...props.waveBudget ?? {} };
+    const subject = `PromotionPipeline '${id}'`;
+    const { maxClusters, maxPercent } = this.waveBudget;
+    if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
+      fail(subject, 'waveBudget.maxClusters', maxClusters, 'must be a whole number >= 1');
+    }
+    if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
+      fail(subject, 'waveBudget.maxPercent', maxPercent, 'must be in (0, 100]');
+    }
+    for (const stage of props.stages ?? []) {
+      this.addStage(stage);
+    }
+    this.node.addValidation({
+      validate: () => this._stages.length === 0 ? ['pipeline has no stages; add one with addStage()'] : [],
+    });
+  }
+
+  /**
+   * Adds a stage after the existing ones.
+   */
+  public addStage(options: PipelineStageOptions): PipelineStage {
+    const subject = `PromotionPipeline '${this.pipelineName}'`;
+    const problem = dns1123LabelProblem(options.name ?? '');
+    if (problem) fail(subject, 'stage name', options.name, problem, 'use a short DNS-1123 label such as "prod"');
+    if (this._stages.some(s => s.name === options.name)) {
+      fail(subject, 'stage name', options.name, 'is already used in this pipeline', 'give every stage a unique name');
+    }
+    if (!(options.clusters instanceof ClusterSelector)) {
+      fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
+    }
+    const problems = new ProblemList(subject);
+    reportValue(problems, `stage "${options.name}" clusters`, options.clusters);
+    reportValue(problems, `stage "${options.name}" approval`, options.approval);
+    reportValue(problems, `stage "${options.name}" waves`, options.waves);
+    problems.throwIfAny();
+    if (options.soak !== undefined) {
+      if (typeof (options.soak as any)?.toSeconds !== 'function') {
+        fail(subject, `stage "${options.name}" soak`, options.soak, 'must be a Duration', 'use Duration.minutes(30) or Duration.hours(1)');
+      }
+      const seconds = options.soak.toSeconds({ integral: false });
+      if (!(Number.isInteger(seconds) && seconds > 0)) {
+        fail(subject, `stage "${options.name}" soak`, `${seconds}s`, 'must be a positive whole number of seconds', 'use Duration.minutes() or Duration.hours()');
+      }
+    }
+    const stage = new PipelineStage(options);
+    this._stages.push(stage);
+    return stage;
+  }
+
+  public get stages(): PipelineStage[] {
+    return [...this._stages];
+  }
+}

@@ -1,0 +1,149 @@
+import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
+import { splitIntoWaves } from './wave-split';
+import { Requirement } from '../app/requirement';
+import { Cluster } from '../fleet/cluster';
+import { IClusterFleet } from '../fleet/cluster-fleet';
+import { ClusterSelector } from '../fleet/cluster-selector';
+import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
+import { toGoDuration } from '../util/duration';
+import { ProblemList } from '../util/errors';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
+
+/**
+ * What the plan is resolved from.
+ * @internal
+ */
+export interface PlanInput {
+  /** Who is being planned, for messages (`PlatformApp 'checkout'`). */
+  readonly subject: string;
+  readonly app: string;
+  readonly destinationNamespace: string;
+  readonly fleet: IClusterFleet;
+  readonly pipeline: IPromotionPipeline;
+  readonly targets: ClusterSelector;
+  readonly requirements: Requirement[];
+  /** Groups allowed to promote when a stage names none. */
+  readonly defaultPromoters: string[];
+}
+
+/**
+ * Resolves an application against its fleet and pipeline: which clusters each stage and wave
+ * deploys to, in which order, behind which gate. Throws one error listing every problem.
+ * @internal
+ */
+export function resolveReleasePlan(input: PlanInput): ReleasePlan {
+  const problems = new ProblemList(input.subject);
+  const { pipeline, fleet } = input;
+  const clusters = fleet.clusters;
+  const pipelineName = `pipeline '${pipeline.pipelineName}'`;
+  if (pipeline.stages.length === 0) {
+    problems.add(`${pipelineName} has no stages; add stages to the pipeline before defining apps on it`);
+  }
+
+  const owner = new Map<string, string>();
+  const stages: StagePlan[] = [];
+  let upstream: string | undefined;
+  for (const stage of pipeline.stages) {
+    const inStage = clusters.filter(c => stage.clusters.matches(c.labels));
+    if (inStage.length === 0) {
+      problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${stage.clusters.toString()}); `
+        + 'fix the stage\'s selector or add matching clusters to the fleet');
+      continue;
+    }
+    for (const c of inStage) {
+      const other = owner.get(c.name);
+      if (other !== undefined) {
+        problems.add(`cluster "${c.name}" is selected by both stage "${other}" and stage "${stage.name}" of ${pipelineName}; `
+          + 'make the stages\' selectors disjoint');
+      }
+      owner.set(c.name, stage.name);
+    }
+    const targeted = inStage.filter(c => input.targets.matches(c.labels));
+    if (targeted.length === 0) {
+      problems.add(`targets ${input.targets.toString()} leave stage "${stage.name}" without clusters (it has ${describeClusters(inStage)}); `
+        + 'widen the targets or add a matching cluster to the stage');
+      continue;
+    }
+    let placed = targeted;
+    for (const req of input.requirements) {
+      const ok = placed.filter(c => req.isSatisfiedBy(c));
+      if (ok.length === 0) {
+        problems.add(`requirement "${req.description}" is met by none of the targeted clusters of stage "${stage.name}" (${describeClusters(placed)}); `
+          + 'relax the requirement or add a capable cluster to the stage');
+      }
+      placed = ok;
+    }
+    if (placed.length === 0) continue;
+
+    const maxPerWave = waveBudget(input.pipeline, placed.length);
+    const split = splitIntoWaves(stage.name, placed, stage.waves, maxPerWave);
+    split.problems.forEach(p => problems.add(p));
+
+    const waves: WavePlan[] = [];
+    for (const group of split.groups) {
+      const kargoStage = split.groups.length === 1 ? stage.name : `${stage.name}-${group.name}`;
+      problems.check(`stage "${stage.name}" wave name`, kargoStage, dns1123LabelProblem(kargoStage),
+        'Kargo Stage names become label values: keep stage and wave names short, lowercase DNS labels');
+      waves.push({
+        name: group.name,
+        kargoStage,
+        upstream,
+        soak: upstream !== undefined && stage.soak ? toGoDuration(stage.soak) : undefined,
+        clusters: group.clusters.map(c => c.name),
+        releaseBranch: `rendered/${input.app}/${kargoStage}`,
+        applicationSet: `${input.app}-${kargoStage}`,
+      });
+      upstream = kargoStage;
+    }
+    const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters;
+    stages.push({
+      name: stage.name,
+      production: stage.production ?? placed.every(c => c.tier.production),
+      approval: stage.approval.kind,
+      autoPromote: stage.approval.autoPromote,
+      promoters: [...promoters],
+      waves,
+    });
+  }
+
+  checkDerivedNames(problems, input.app, stages, clusters);
+  problems.throwIfAny();
+  const placedClusters = stages.flatMap(s => s.waves.flatMap(w => w.clusters)).sort();
+  return {
+    app: input.app,
+    project: input.app,
+    destinationNamespace: input.destinationNamespace,
+    clusters: placedClusters,
+    stages,
+  };
+}
+
+function waveBudget(pipeline: IPromotionPipeline, total: number): number {
+  const { maxClusters, maxPercent } = pipeline.waveBudget;
+  let max = Number.MAX_SAFE_INTEGER;
+  if (maxClusters !== undefined) max = Math.min(max, maxClusters);
+  if (maxPercent !== undefined) max = Math.min(max, Math.max(1, Math.ceil((maxPercent * total) / 100)));
+  return max;
+}
+
+/** Every name derived from the app, stage and cluster names must fit its Kubernetes limit. */
+function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan[], clusters: Cluster[]) {
+  const placed = new Set(stages.flatMap(s => s.waves.flatMap(w => w.clusters)));
+  for (const s of stages) {
+    for (const w of s.waves) {
+      problems.check(`ApplicationSet name for stage "${w.kargoStage}"`, w.applicationSet, dns1123SubdomainProblem(w.applicationSet),
+        'shorten the app or stage name');
+    }
+  }
+  for (const c of clusters) {
+    if (!placed.has(c.name)) continue;
+    const appName = `${app}-${c.name}`;
+    problems.check(`Application name for cluster "${c.name}"`, appName, dns1123SubdomainProblem(appName), 'shorten the app or cluster name');
+  }
+}
+
+function describeClusters(clusters: Cluster[]): string {
+  const names = clusters.map(c => c.name);
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${names.length} clusters: ${shown}, ...` : `${names.length === 1 ? 'cluster' : 'clusters'} ${shown}`;
+}

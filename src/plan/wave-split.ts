@@ -1,0 +1,102 @@
+import { Cluster } from '../fleet/cluster';
+import { WaveStrategy, Waves } from '../pipeline/waves';
+
+/**
+ * The clusters of one wave, before naming.
+ * @internal
+ */
+export interface WaveGroup {
+  readonly name: string;
+  readonly clusters: Cluster[];
+}
+
+/**
+ * Splits a stage's clusters (sorted by name) into waves, or returns the problems that prevent it.
+ * `maxPerWave` is the wave budget in clusters.
+ * @internal
+ */
+export function splitIntoWaves(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: number): { groups: WaveGroup[]; problems: string[] } {
+  switch (waves.strategy) {
+    case WaveStrategy.SINGLE:
+      return withinBudget(stage, [{ name: stage, clusters }], maxPerWave, clusters.length);
+    case WaveStrategy.BY_LABEL:
+      return byLabel(stage, clusters, waves, maxPerWave);
+    case WaveStrategy.BY_COUNT: {
+      const count = Math.min(waves.count, clusters.length);
+      const cumulative = Array.from({ length: count }, (_, i) => Math.floor(((i + 1) * clusters.length) / count));
+      return bySizes(stage, clusters, cumulative, maxPerWave);
+    }
+    case WaveStrategy.BY_PERCENTAGE: {
+      const cumulative = waves.percentages.map(p => Math.ceil((p * clusters.length) / 100));
+      return bySizes(stage, clusters, cumulative, maxPerWave);
+    }
+  }
+}
+
+function byLabel(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: number) {
+  const key = waves.labelKey!;
+  const problems: string[] = [];
+  const unlabeled = clusters.filter(c => !waves.labelValues.includes(c.labels[key]));
+  if (unlabeled.length > 0) {
+    problems.push(`stage "${stage}" waves by label "${key}" (${waves.labelValues.join(', ')}) cannot place cluster(s) `
+      + `${unlabeled.map(c => `${c.name} (${key}=${c.labels[key] ?? '<unset>'})`).join(', ')}; `
+      + 'label every cluster of the stage with one of the wave values');
+  }
+  const groups = waves.labelValues
+    .map(value => ({ name: value, clusters: clusters.filter(c => c.labels[key] === value) }))
+    .filter(g => g.clusters.length > 0);
+  const budget = withinBudget(stage, groups, maxPerWave, clusters.length);
+  return { groups, problems: [...problems, ...budget.problems] };
+}
+
+/**
+ * Fills waves up to cumulative cluster counts. Clusters are taken round-robin over the stage's
+ * provider × accelerator pairs, so the first wave covers every pair when it is large enough;
+ * the first wave is enlarged (within the budget) to cover every pair.
+ */
+function bySizes(stage: string, clusters: Cluster[], cumulative: number[], maxPerWave: number) {
+  const order = pairRoundRobin(clusters);
+  const pairs = new Set(clusters.map(pairOf)).size;
+  const targets = [...cumulative];
+  targets[0] = Math.max(targets[0], Math.min(pairs, maxPerWave, clusters.length), 1);
+  const groups: WaveGroup[] = [];
+  let taken = 0;
+  for (const target of targets) {
+    if (target <= taken) continue;
+    const slice = order.slice(taken, target);
+    groups.push({ name: `w${groups.length + 1}`, clusters: slice.sort((a, b) => a.name.localeCompare(b.name)) });
+    taken = target;
+  }
+  return withinBudget(stage, groups, maxPerWave, clusters.length);
+}
+
+function pairOf(c: Cluster): string {
+  return `${c.provider}/${c.accelerator.name}`;
+}
+
+function pairRoundRobin(clusters: Cluster[]): Cluster[] {
+  const byPair = new Map<string, Cluster[]>();
+  for (const c of clusters) {
+    const list = byPair.get(pairOf(c)) ?? [];
+    list.push(c);
+    byPair.set(pairOf(c), list);
+  }
+  const queues = [...byPair.keys()].sort().map(k => byPair.get(k)!);
+  const order: Cluster[] = [];
+  for (let i = 0; order.length < clusters.length; i++) {
+    for (const q of queues) if (i < q.length) order.push(q[i]);
+  }
+  return order;
+}
+
+function withinBudget(stage: string, groups: WaveGroup[], maxPerWave: number, total: number) {
+  const problems: string[] = [];
+  for (const g of groups) {
+    if (g.clusters.length > maxPerWave) {
+      const needed = Math.ceil(total / maxPerWave);
+      problems.push(`stage "${stage}" wave "${g.name}" has ${g.clusters.length} clusters but the pipeline's wave budget allows ${maxPerWave}; `
+        + `split the stage into at least ${needed} waves (e.g. Waves.byCount(${needed})) or raise the budget`);
+    }
+  }
+  return { groups, problems };
+}

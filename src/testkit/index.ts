@@ -1,0 +1,2 @@
+export * from './manifest-issue';
+export * from './manifest-validator';

@@ -1,0 +1,84 @@
+/**
+ * Collects every problem found in one piece of user input, so that synth reports all of them
+ * at once instead of one per run.
+ * @internal
+ */
+export class ProblemList {
+  private readonly problems: string[] = [];
+
+  /**
+   * @param subject who the problems belong to, e.g. `PlatformApp 'checkout'`
+   */
+  constructor(private readonly subject: string) {}
+
+  public add(message: string): void {
+    this.problems.push(message);
+  }
+
+  /** Adds `field: <problem>, got <value>; <fix>` when `problem` is defined. */
+  public check(field: string, value: unknown, problem: string | undefined, fix?: string): void {
+    if (problem === undefined) return;
+    this.add(describe(field, value, problem, fix));
+  }
+
+  public get size(): number {
+    return this.problems.length;
+  }
+
+  /** Throws one error listing every problem, in the order found. */
+  public throwIfAny(): void {
+    if (this.problems.length === 0) return;
+    if (this.problems.length === 1) {
+      throw new Error(`${this.subject}: ${this.problems[0]}`);
+    }
+    throw new Error(`${this.subject}: ${this.problems.length} problems\n${this.problems.map(p => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Formats one validation message: the field, what is wrong, the value received, and the fix.
+ * @internal
+ */
+export function describe(field: string, value: unknown, problem: string, fix?: string): string {
+  return `${field} ${problem}, got ${show(value)}${fix ? `; ${fix}` : ''}`;
+}
+
+/**
+ * Throws a single validation error for `subject`.
+ * @internal
+ */
+export function fail(subject: string, field: string, value: unknown, problem: string, fix?: string): never {
+  throw new Error(`${subject}: ${describe(field, value, problem, fix)}`);
+}
+
+/** @internal */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === undefined) return 'nothing';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * A value object (artifact, selector, versioning rule, ...) that was built from bad input. Value
+ * factories do not throw: they record what is wrong, and the construct that receives the value
+ * reports it with its own name and the field, so the message says where the mistake is.
+ * @internal
+ */
+export interface IHasProblems {
+  /** @internal */
+  readonly _problems: string[];
+}
+
+/**
+ * Adds the problems a value recorded, prefixed by the field it was given in.
+ * @internal
+ */
+export function reportValue(list: ProblemList, field: string, value: IHasProblems | undefined): void {
+  for (const p of value?._problems ?? []) {
+    list.add(`${field}: ${p}`);
+  }
+}
