@@ -7,7 +7,10 @@ import * as YAML from 'yaml';
 import { Project, Stage, Warehouse } from '../imports/kargo-kargo.akuity.io';
 import { formatIssues, ManifestIssue, ManifestValidator, validateManifests } from '../src/testkit';
 
-const QUICKSTART = path.join(__dirname, '..', '..', 'shared', 'reference', 'kargo-quickstart-v1.11.2.yaml');
+import { resolveCrdsDir } from '../src/testkit/crds-dir';
+
+// the reference quickstart sits beside the pinned CRDs (shared/reference next to shared/crds)
+const QUICKSTART = path.join(resolveCrdsDir(), '..', 'reference', 'kargo-quickstart-v1.11.2.yaml');
 const KARGO = 'kargo.akuity.io/v1alpha1';
 const ARGO = 'argoproj.io/v1alpha1';
 const NS = 'demo';
