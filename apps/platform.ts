@@ -1,53 +1,88 @@
+import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  Accelerator, Approval, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, PromotionPipeline, Tier, Waves,
+  Approval, ClusterFleet, ClusterSelector, PlatformStandards, PromotionPipeline, Tier, Verification, Waves,
 } from '../src';
 
 /**
- * The platform team's part of the example: the fleet and the standard promotion pipeline.
+ * The platform team's part of the example: the fleet Terraform provisioned, the promotion
+ * pipelines and the standards every app must meet.
  */
 export interface Platform {
   readonly fleet: ClusterFleet;
-  readonly pipeline: PromotionPipeline;
+  /** dev and staging automatically, prod by hand in canary/early/broad rings. */
+  readonly standard: PromotionPipeline;
+  /** dev and staging automatically, prod by pull request in percentage waves. */
+  readonly regulated: PromotionPipeline;
+  /** dev only, automatically: previews that never reach production. */
+  readonly preview: PromotionPipeline;
+  readonly standards: PlatformStandards;
 }
 
-const CLUSTERS: ClusterOptions[] = [
-  // dev: one cluster per provider, CPU and GPU
-  { name: 'aws-use1-cpu-dev-01', server: 'https://A1B2C3.gr7.us-east-1.eks.amazonaws.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV, kubernetesVersion: '1.31' },
-  { name: 'gcp-usc1-h100-dev-01', server: 'https://34.118.10.11', provider: CloudProvider.GCP, region: 'us-central1', tier: Tier.DEV, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 16, kubernetesVersion: '1.31' },
-  { name: 'azr-eus-mi300x-dev-01', server: 'https://mi300x-dev-01.hcp.eastus.azmk8s.io', provider: CloudProvider.AZURE, region: 'eastus', tier: Tier.DEV, accelerator: Accelerator.AMD_MI300X, acceleratorCount: 8, kubernetesVersion: '1.30' },
-  // staging
-  { name: 'aws-usw2-cpu-stg-01', server: 'https://D4E5F6.gr7.us-west-2.eks.amazonaws.com', provider: CloudProvider.AWS, region: 'us-west-2', tier: Tier.STAGING, kubernetesVersion: '1.31' },
-  { name: 'gcp-euw4-h100-stg-01', server: 'https://34.90.20.21', provider: CloudProvider.GCP, region: 'europe-west4', tier: Tier.STAGING, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 32, kubernetesVersion: '1.31' },
-  { name: 'azr-weu-mi300x-stg-01', server: 'https://mi300x-stg-01.hcp.westeurope.azmk8s.io', provider: CloudProvider.AZURE, region: 'westeurope', tier: Tier.STAGING, accelerator: Accelerator.AMD_MI300X, acceleratorCount: 16, kubernetesVersion: '1.30' },
-  // prod, in rings
-  { name: 'aws-use1-cpu-prod-01', server: 'https://G7H8I9.gr7.us-east-1.eks.amazonaws.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD, kubernetesVersion: '1.31', labels: { ring: 'canary' } },
-  { name: 'aws-euc1-cpu-prod-01', server: 'https://J1K2L3.gr7.eu-central-1.eks.amazonaws.com', provider: CloudProvider.AWS, region: 'eu-central-1', tier: Tier.PROD, kubernetesVersion: '1.31', labels: { ring: 'broad' } },
-  { name: 'aws-use1-h100-prod-01', server: 'https://M4N5O6.gr7.us-east-1.eks.amazonaws.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 64, kubernetesVersion: '1.31', labels: { ring: 'early' } },
-  { name: 'gcp-usc1-h100-prod-01', server: 'https://34.118.30.31', provider: CloudProvider.GCP, region: 'us-central1', tier: Tier.PROD, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 64, kubernetesVersion: '1.31', labels: { ring: 'canary' } },
-  { name: 'gcp-euw4-h100-prod-01', server: 'https://34.90.40.41', provider: CloudProvider.GCP, region: 'europe-west4', tier: Tier.PROD, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 128, kubernetesVersion: '1.31', labels: { ring: 'broad' } },
-  { name: 'azr-eus-mi300x-prod-01', server: 'https://mi300x-prod-01.hcp.eastus.azmk8s.io', provider: CloudProvider.AZURE, region: 'eastus', tier: Tier.PROD, accelerator: Accelerator.AMD_MI300X, acceleratorCount: 64, kubernetesVersion: '1.30', labels: { ring: 'early' } },
-  { name: 'azr-weu-cpu-prod-01', server: 'https://cpu-prod-01.hcp.westeurope.azmk8s.io', provider: CloudProvider.AZURE, region: 'westeurope', tier: Tier.PROD, kubernetesVersion: '1.30', labels: { ring: 'broad' } },
-];
+/** The `terraform output -json` of the fleet's Terraform configuration. */
+export const TERRAFORM_OUTPUT = path.join(__dirname, 'infra', 'clusters.tfoutput.json');
 
 /**
- * Defines the example fleet and pipeline.
+ * Options for the example platform.
  */
-export function definePlatform(scope: Construct): Platform {
-  const fleet = new ClusterFleet(scope, 'fleet', { clusters: CLUSTERS });
-  const pipeline = new PromotionPipeline(scope, 'standard', {
+export interface PlatformOptions {
+  /** Where `terraform output -json` was saved (tests pass a modified copy). */
+  readonly terraformOutput?: string;
+}
+
+/**
+ * Defines the example platform.
+ */
+export function definePlatform(scope: Construct, options: PlatformOptions = {}): Platform {
+  const fleet = ClusterFleet.fromTerraformOutput(scope, 'fleet', {
+    file: options.terraformOutput ?? TERRAFORM_OUTPUT,
+    // six application controller replicas, balanced by the Applications each cluster carries
+    applicationControllerShards: 6,
+  });
+
+  // every app promoted to production on the standard pipeline passes the platform's smoke test
+  const platformSmoke = Verification.fromTemplate('platform-smoke', { clusterScoped: true });
+
+  const standard = new PromotionPipeline(scope, 'standard', {
     stages: [
       { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
       { name: 'staging', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic() },
       {
         name: 'prod',
         clusters: ClusterSelector.tier(Tier.PROD),
-        approval: Approval.manual(),
+        approval: Approval.manual({ promoters: ['sre-oncall'] }),
         waves: Waves.byLabel('ring', ['canary', 'early', 'broad']),
         soak: Duration.hours(1),
+        verification: [platformSmoke],
       },
     ],
   });
-  return { fleet, pipeline };
+
+  const regulated = new PromotionPipeline(scope, 'regulated', {
+    stages: [
+      { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+      { name: 'staging', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic(), soak: Duration.minutes(30) },
+      {
+        name: 'prod',
+        clusters: ClusterSelector.tier(Tier.PROD),
+        approval: Approval.pullRequest({ promoters: ['change-board'] }),
+        waves: Waves.byPercentage([10, 40, 70, 100]),
+        waveBudget: { maxPercent: 40 },
+        soak: Duration.hours(2),
+      },
+    ],
+  });
+
+  const preview = new PromotionPipeline(scope, 'preview', {
+    stages: [{ name: 'preview', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() }],
+  });
+
+  const standards = new PlatformStandards(scope, 'standards', {
+    allowedRegistries: ['ghcr.io', 'registry.acme.example', '123456789012.dkr.ecr.us-east-1.amazonaws.com'],
+    // the broad ring holds up to two thirds of a GPU family's production clusters
+    maxWavePercent: 70,
+  });
+
+  return { fleet, standard, regulated, preview, standards };
 }

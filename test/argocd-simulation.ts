@@ -1,3 +1,5 @@
+import { ReleasePlan } from '../src';
+
 /**
  * A small model of what Argo CD and Kargo do with the synthesized objects, for tests: expands
  * ApplicationSets into Applications (clusters and list generators, Go templates with field
@@ -114,4 +116,66 @@ export function applicationsUpdatedBy(stage: any, applications: SimulatedApplica
     }
   }
   return selected;
+}
+
+export interface ChartOutput {
+  readonly id: string;
+  readonly objects: any[];
+}
+
+/**
+ * What every Argo CD instance would run for one app: the central Argo CD generates Applications
+ * from the app's ApplicationSets (given the fleet's cluster Secrets); a cluster with its own
+ * Argo CD runs the Applications of the app's chart for that cluster (`<app>--<cluster>`).
+ */
+export function argoCdInstances(app: string, charts: ChartOutput[]) {
+  const secrets = charts.find(c => c.id === 'fleet')?.objects ?? [];
+  const appObjects = charts.find(c => c.id === app)?.objects ?? [];
+  const central = appObjects.filter(o => o.kind === 'ApplicationSet').flatMap(a => expandApplicationSet(a, secrets));
+  const perCluster = new Map<string, SimulatedApplication[]>();
+  for (const chart of charts.filter(c => c.id.startsWith(`${app}--`))) {
+    perCluster.set(chart.id.slice(app.length + 2), chart.objects.filter(o => o.kind === 'Application').map(o => ({
+      name: o.metadata.name,
+      labels: o.metadata.labels,
+      annotations: o.metadata.annotations,
+      destination: o.spec.destination,
+      source: o.spec.source,
+      project: o.spec.project,
+      appSet: '',
+    })));
+  }
+  return { central, perCluster };
+}
+
+/**
+ * Checks the invariant that ties the Kargo and Argo CD output of an app together: every planned
+ * cluster gets exactly one Application, and each Kargo Stage's argocd-update step updates exactly
+ * the Applications of its clusters, in the Argo CD it is routed to, each authorizing that Stage.
+ * Returns the problems found (empty when consistent).
+ */
+export function releaseConsistencyProblems(plan: ReleasePlan, charts: ChartOutput[]): string[] {
+  const problems: string[] = [];
+  const { central, perCluster } = argoCdInstances(plan.app, charts);
+  const deployed = [...central.map(a => a.destination.name!), ...perCluster.keys()].sort();
+  if (JSON.stringify(deployed) !== JSON.stringify(plan.clusters)) {
+    problems.push(`applications are deployed to ${deployed.join(',')} but the plan chose ${plan.clusters.join(',')}`);
+  }
+  const stages = (charts.find(c => c.id === plan.app)?.objects ?? []).filter(o => o.kind === 'Stage');
+  for (const wave of plan.stages.flatMap(s => s.waves)) {
+    const stage = stages.find(s => s.metadata.name === wave.kargoStage);
+    if (!stage) {
+      problems.push(`no Kargo Stage ${wave.kargoStage}`);
+      continue;
+    }
+    if (stage.spec.shard !== wave.kargoShard) problems.push(`Stage ${wave.kargoStage} has shard ${stage.spec.shard}, plan says ${wave.kargoShard}`);
+    const instance = wave.kargoShard === undefined ? central : wave.clusters.flatMap(c => perCluster.get(c) ?? []);
+    const updated = applicationsUpdatedBy(stage, instance);
+    const names = updated.map(u => u.app.name).sort();
+    const expected = wave.clusters.map(c => `${plan.app}-${c}`).sort();
+    if (JSON.stringify(names) !== JSON.stringify(expected)) problems.push(`Stage ${wave.kargoStage} updates ${names.join(',')}, expected ${expected.join(',')}`);
+    for (const u of updated.filter(x => !x.authorized)) problems.push(`Application ${u.app.name} does not authorize Stage ${wave.kargoStage}`);
+    const namespace = stage.spec.promotionTemplate.spec.steps.find((s: any) => s.uses === 'argocd-update')?.config.apps[0].namespace;
+    if (namespace !== wave.argoCdNamespace) problems.push(`Stage ${wave.kargoStage} updates Applications in ${namespace}, plan says ${wave.argoCdNamespace}`);
+  }
+  return problems;
 }

@@ -1,69 +1,93 @@
 import * as path from 'path';
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { applicationsUpdatedBy, expandApplicationSet } from './argocd-simulation';
+import { releaseConsistencyProblems } from './argocd-simulation';
 import { defineExamples } from '../apps';
+import { ApprovalKind, ArtifactKind, ImageSelectionStrategy, VerificationKind } from '../src';
 import { formatIssues, ManifestValidator } from '../src/testkit';
 
 const validator = ManifestValidator.load();
 
-function examples() {
-  const app = Testing.app();
-  const defined = defineExamples(app);
-  return { app, ...defined };
-}
-
 describe('examples in apps/', () => {
-  const { fleet, apps } = examples();
-  const fleetObjects = Testing.synth(fleet);
+  const app = Testing.app();
+  const examples = defineExamples(app);
+  const charts = app.charts.map(chart => ({ id: chart.node.id, objects: chart.toJson() }));
+  const objectsOf = (id: string) => charts.find(c => c.id === id)!.objects;
 
-  test('the fleet has at least 12 clusters over 3 providers, 3 accelerator families (with CPU-only) and 3 tiers', () => {
-    const clusters = fleet.clusters;
-    expect(clusters.length).toBeGreaterThanOrEqual(12);
-    expect(new Set(clusters.map(c => c.provider)).size).toBeGreaterThanOrEqual(3);
-    expect(new Set(clusters.map(c => c.accelerator.name)).size).toBeGreaterThanOrEqual(3);
-    expect(clusters.some(c => !c.accelerator.isAccelerated)).toBe(true);
-    expect(new Set(clusters.map(c => c.tier.name))).toEqual(new Set(['dev', 'staging', 'prod']));
+  test('synth passes the platform standards', () => {
+    expect(examples.standards.review().filter(v => v.severity === 'error')).toEqual([]);
+    expect(() => app.synth()).not.toThrow();
   });
 
-  test('there are at least two apps with different targets', () => {
-    expect(apps.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(apps.map(a => a.plan.clusters.join(','))).size).toBe(apps.length);
+  test('every object of every chart is valid against the pinned schemas', () => {
+    const issues = charts.flatMap(c => validator.validateObjects(c.objects, c.id));
+    expect(formatIssues(issues)).toBe('');
   });
 
-  test('fleet snapshot', () => {
-    expect(fleetObjects).toMatchSnapshot();
+  test('one chart per app, one for the fleet, one per app and cluster with its own Argo CD', () => {
+    const ids = charts.map(c => c.id);
+    expect(ids.filter(id => !id.includes('--')).sort()).toEqual(['fleet', ...examples.apps.map(a => a.appName)].sort());
+    for (const id of ids.filter(i => i.includes('--'))) {
+      const [appName, cluster] = id.split('--');
+      expect(examples.apps.map(a => a.appName)).toContain(appName);
+      expect(examples.fleet.findCluster(cluster)!.argoCd.kind).toBe('per-cluster');
+    }
   });
 
-  for (const app of apps) {
-    describe(app.appName, () => {
-      const objects = Testing.synth(app);
-
+  for (const platformApp of examples.apps) {
+    describe(platformApp.appName, () => {
       test('snapshot', () => {
-        expect(objects).toMatchSnapshot();
+        expect(objectsOf(platformApp.appName)).toMatchSnapshot();
       });
 
-      test('every object is valid against the pinned schemas', () => {
-        expect(formatIssues(validator.validateObjects(objects, app.appName))).toBe('');
-      });
-
-      test('each Stage updates exactly the Applications its ApplicationSet generates, on exactly the planned clusters', () => {
-        const applications = objects.filter(o => o.kind === 'ApplicationSet').flatMap(a => expandApplicationSet(a, fleetObjects));
-        expect(applications.map(a => a.destination.name).sort()).toEqual(app.plan.clusters);
-        for (const stage of app.plan.stages) {
-          for (const wave of stage.waves) {
-            const kargoStage = objects.find(o => o.kind === 'Stage' && o.metadata.name === wave.kargoStage);
-            const updated = applicationsUpdatedBy(kargoStage, applications);
-            expect(updated.map(u => u.app.destination.name).sort()).toEqual(wave.clusters);
-            expect(updated.every(u => u.authorized && u.app.appSet === wave.applicationSet)).toBe(true);
-          }
-        }
+      test('each Kargo Stage updates exactly the Applications of its clusters, in the Argo CD it is routed to', () => {
+        expect(releaseConsistencyProblems(platformApp.plan, charts)).toEqual([]);
       });
     });
   }
 
-  test('the fleet objects are valid and carry no secret material', () => {
-    expect(formatIssues(validator.validateObjects(fleetObjects, 'fleet'))).toBe('');
+  test('fleet snapshot', () => {
+    expect(objectsOf('fleet')).toMatchSnapshot();
+  });
+
+  test('exercise every capability: waves, gates, check kinds, versioning rules, artifact kinds, sources', () => {
+    const stages = examples.apps.flatMap(a => a.plan.stages);
+    const kargoStages = charts.flatMap(c => c.objects).filter(o => o.kind === 'Stage');
+    // every production wave is its own Kargo Stage with a soak time
+    const prodWaves = stages.filter(s => s.production).flatMap(s => s.waves);
+    expect(new Set(prodWaves.map(w => w.name)).size).toBeGreaterThan(3);
+    for (const w of prodWaves) {
+      const project = examples.apps.find(a => a.plan.stages.some(st => st.waves.includes(w)))!.plan.project;
+      const stage = kargoStages.find(s => s.metadata.name === w.kargoStage && s.metadata.namespace === project);
+      expect(stage.spec.requestedFreight[0].sources.requiredSoakTime).toMatch(/^\d+h$/);
+    }
+    expect(new Set(stages.map(s => s.approval))).toEqual(new Set([ApprovalKind.AUTOMATIC, ApprovalKind.MANUAL, ApprovalKind.PULL_REQUEST]));
+    expect(kargoStages.some(s => s.spec.promotionTemplate.spec.steps.some((x: any) => x.uses === 'git-open-pr'))).toBe(true);
+
+    // every verification check kind appears and is referenced by a Stage
+    const kinds = new Set(examples.standard.stages.flatMap(s => s.verification).map(c => c.kind));
+    const templates = charts.flatMap(c => c.objects).filter(o => o.kind === 'AnalysisTemplate');
+    const providers = new Set(templates.flatMap(t => t.spec.metrics.map((m: any) => Object.keys(m.provider)[0])));
+    expect(providers).toEqual(new Set(['web', 'prometheus', 'job']));
+    expect(kinds).toContain(VerificationKind.TEMPLATE);
+    const referenced = new Set(kargoStages.flatMap(s => (s.spec.verification?.analysisTemplates ?? []).map((t: any) => t.name)));
+    for (const t of templates) expect(referenced).toContain(t.metadata.name);
+    expect(referenced).toContain('platform-smoke');
+
+    const artifacts = examples.apps.flatMap(a => a.artifacts);
+    expect(new Set(artifacts.map(a => a.kind))).toEqual(new Set([ArtifactKind.IMAGE, ArtifactKind.HELM_CHART, ArtifactKind.GIT]));
+    expect(new Set(artifacts.filter(a => a.kind === ArtifactKind.IMAGE).map(a => a.imageOptions.versioning!.strategy))).toEqual(new Set([
+      ImageSelectionStrategy.SEMVER, ImageSelectionStrategy.DIGEST, ImageSelectionStrategy.LEXICAL, ImageSelectionStrategy.NEWEST_BUILD,
+    ]));
+    const chartUrls = artifacts.filter(a => a.kind === ArtifactKind.HELM_CHART).map(a => a.repoUrl.split(':')[0]);
+    expect(new Set(chartUrls)).toEqual(new Set(['https', 'oci']));
+    const sources = new Set(charts.flatMap(c => c.objects).filter(o => o.kind === 'PromotionTask').map(t => t.spec.steps[0].uses));
+    expect(sources).toEqual(new Set(['helm-template', 'kustomize-build']));
+  });
+
+  test('the fleet is fed by Terraform and sharded, and one app reaches only a GPU subset', () => {
+    expect(examples.fleet.clusters).toHaveLength(100);
+    expect(examples.fleet.reportShards()!.imbalancePercent).toBeLessThan(10);
   });
 });
 

@@ -18,6 +18,7 @@ describe('PlatformApp', () => {
     expect(kinds).toEqual([
       'Project/api', 'ProjectConfig/api', 'Warehouse/api', 'PromotionTask/render-cluster',
       'Stage/dev', 'Stage/staging', 'Stage/prod-canary', 'Stage/prod-broad',
+      'ServiceAccount/promoter-prod', 'Role/promoter-prod', 'RoleBinding/promoter-prod',
       'AppProject/api',
       'ApplicationSet/api-dev', 'ApplicationSet/api-staging', 'ApplicationSet/api-prod-canary', 'ApplicationSet/api-prod-broad',
     ]);
@@ -138,6 +139,24 @@ describe('PlatformApp', () => {
     expect(applications.map(a => a.name).sort()).toEqual(app.plan.clusters.map(c => `api-${c}`));
   });
 
+  test('gated stages get Kargo RBAC: the owner groups may promote into exactly that stage\'s Kargo Stages', () => {
+    const { objects } = synthApp(() => ({ owner: { team: 'payments', contact: '#payments', groups: ['payments-leads', 'sre'] } }));
+    expect(find(objects, 'ServiceAccount', 'promoter-prod').metadata.annotations).toEqual({
+      'rbac.kargo.akuity.io/claims': '{"groups":["payments-leads","sre"]}',
+    });
+    const promote = find(objects, 'Role', 'promoter-prod').rules.filter((r: any) => r.verbs.includes('promote'));
+    expect(promote).toEqual([
+      { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-canary'], verbs: ['promote'] },
+      { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-broad'], verbs: ['promote'] },
+    ]);
+    expect(find(objects, 'RoleBinding', 'promoter-prod')).toMatchObject({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'promoter-prod' },
+      subjects: [{ kind: 'ServiceAccount', name: 'promoter-prod', namespace: 'api' }],
+    });
+    // automatic stages need no promoters
+    expect(objects.filter(o => o.kind === 'Role').map(o => o.metadata.name)).toEqual(['promoter-prod']);
+  });
+
   test('the AppProject allows only the release repository and the app\'s clusters and namespace', () => {
     const { objects } = synthApp(() => ({ targets: ClusterSelector.accelerator(Accelerator.NVIDIA_H100), namespace: 'payments' }));
     const project = find(objects, 'AppProject', 'api');
@@ -204,6 +223,12 @@ describe('PlatformApp', () => {
     ])('fails if %s', (_, overrides, message) => {
       const w = world();
       expect(() => new PlatformApp(w.app, 'api', appProps(w, overrides(w)))).toThrow(message);
+    });
+
+    test('fails if a gated stage has no one allowed to promote', () => {
+      const w = world();
+      expect(() => new PlatformApp(w.app, 'api', appProps(w, { owner: { team: 'payments', contact: '#payments', groups: [] } })))
+        .toThrow(/stage "prod" is gated \(manual\) but no one may promote into it; name promoters on the stage's approval or give the owner OIDC groups/);
     });
 
     test('reports every problem at once', () => {

@@ -50,13 +50,16 @@ describe('ReleasePlan', () => {
     expect(p.stages[1].waves).toEqual([{
       name: 'prod',
       kargoStage: 'prod',
-      upstream: 'dev',
+      upstreams: ['dev'],
       soak: '2h',
       clusters: ['prod-01', 'prod-02', 'prod-03'],
       releaseBranch: 'rendered/api/prod',
       applicationSet: 'api-prod',
+      argoCd: 'central',
+      argoCdNamespace: 'argocd',
+      kargoShard: undefined,
     }]);
-    expect(p.stages[0].waves[0].upstream).toBeUndefined();
+    expect(p.stages[0].waves[0].upstreams).toEqual([]);
     expect(p.stages[0].waves[0].soak).toBeUndefined();
   });
 
@@ -65,7 +68,7 @@ describe('ReleasePlan', () => {
     const waves = p.stages[1].waves;
     expect(waves.map(w => w.kargoStage)).toEqual(['prod-w1', 'prod-w2', 'prod-w3']);
     expect(waves.map(w => w.clusters.length)).toEqual([3, 3, 4]);
-    expect(waves.map(w => w.upstream)).toEqual(['dev', 'prod-w1', 'prod-w2']);
+    expect(waves.map(w => w.upstreams)).toEqual([['dev'], ['prod-w1'], ['prod-w2']]);
     expect(waves.every(w => w.soak === '2h')).toBe(true);
     // prod-01 aws/none, prod-02 gcp/h100, prod-03 azure/mi300x
     expect(waves[0].clusters).toEqual(['prod-01', 'prod-02', 'prod-03']);
@@ -95,11 +98,11 @@ describe('ReleasePlan', () => {
 
   test('fails if a single-wave stage exceeds the wave budget', () => {
     expect(() => plan(10, Waves.single(), { maxPercent: 25 })).toThrow(
-      /stage "prod" wave "prod" has 10 clusters but the pipeline's wave budget allows 3; split the stage into at least 4 waves \(e.g. Waves.byCount\(4\)\) or raise the budget/);
+      /stage "prod" wave "prod" has 10 clusters but the wave budget allows 3; split the stage into at least 4 waves \(e.g. Waves.byCount\(4\)\) or raise the budget/);
   });
 
   test('fails if count waves cannot meet the wave budget', () => {
-    expect(() => plan(10, Waves.byCount(2), { maxClusters: 4 })).toThrow(/wave "w1" has 5 clusters but the pipeline's wave budget allows 4/);
+    expect(() => plan(10, Waves.byCount(2), { maxClusters: 4 })).toThrow(/wave "w1" has 5 clusters but the wave budget allows 4/);
   });
 
   test('fails if a cluster has no wave label', () => {

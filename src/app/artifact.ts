@@ -1,4 +1,5 @@
 import { re2Problem } from './regex';
+import { RepositoryCredentials } from './repository-credentials';
 import { semverConstraintProblem, Versioning } from './versioning';
 
 /**
@@ -22,6 +23,11 @@ export interface ArtifactOptions {
    * @default 20
    */
   readonly discoveryLimit?: number;
+  /**
+   * How Kargo authenticates to the repository.
+   * @default - anonymous access, or whatever credentials the Kargo operators share
+   */
+  readonly credentials?: RepositoryCredentials;
 }
 
 /**
@@ -163,6 +169,7 @@ export class Artifact {
       problems.push(`helmValuesKey must be a dotted Helm values path, got "${key}"; use e.g. "gateway.image"`);
     }
     checkDiscoveryLimit(problems, options.discoveryLimit);
+    problems.push(...options.credentials?._problems ?? []);
     return new Artifact(ArtifactKind.IMAGE, repoUrl, { ...options, versioning, helmValuesKey: key }, {}, {}, problems);
   }
 
@@ -189,6 +196,7 @@ export class Artifact {
     const semverProblem = semverConstraintProblem(options.semver ?? '');
     if (semverProblem) problems.push(`helm chart semver ${semverProblem}, got "${options.semver}"; use a range such as "^1.2.0"`);
     checkDiscoveryLimit(problems, options.discoveryLimit);
+    problems.push(...options.credentials?._problems ?? []);
     const chartName = options.name ?? `${repoUrl}`.replace(/\/+$/, '').split('/').pop()!;
     return new Artifact(ArtifactKind.HELM_CHART, repoUrl, {}, { ...options, dependencyName: options.dependencyName ?? chartName }, {}, problems);
   }
@@ -226,6 +234,7 @@ export class Artifact {
       if (p.trim() === '') problems.push('git path filters must not be empty, got ""');
     }
     checkDiscoveryLimit(problems, options.discoveryLimit);
+    problems.push(...options.credentials?._problems ?? []);
     return new Artifact(ArtifactKind.GIT, `${repoUrl}`.replace(/\/+$/, ''), {}, {}, { ...options, selection, branch }, problems);
   }
 
@@ -242,6 +251,11 @@ export class Artifact {
     public readonly gitOptions: GitArtifactOptions,
     /** @internal */
     public readonly _problems: string[]) {}
+
+  /** How Kargo authenticates to the repository, if declared. */
+  public get credentials(): RepositoryCredentials | undefined {
+    return this.imageOptions.credentials ?? this.chartOptions.credentials ?? this.gitOptions.credentials;
+  }
 
   /**
    * The registry host of an image (`docker.io` when the reference names none).

@@ -1,4 +1,5 @@
 import { gitUrlProblem } from './artifact';
+import { RepositoryCredentials } from './repository-credentials';
 
 /**
  * How an application's manifests are rendered.
@@ -21,6 +22,11 @@ export interface ManifestSourceOptions {
    * @default 'main'
    */
   readonly branch?: string;
+  /**
+   * How Kargo authenticates to the repository.
+   * @default - anonymous access, or whatever credentials the Kargo operators share
+   */
+  readonly credentials?: RepositoryCredentials;
 }
 
 /**
@@ -112,6 +118,11 @@ export class ManifestSource {
     /** @internal */
     public readonly _problems: string[]) {}
 
+  /** How Kargo authenticates to the repository, if declared. */
+  public get credentials(): RepositoryCredentials | undefined {
+    return (this.helmOptions ?? this.kustomizeOptions)?.credentials;
+  }
+
   /** The repository paths whose changes become Freight. */
   public get watchedPaths(): string[] {
     if (this.helmOptions) return [this.helmOptions.path];
@@ -122,6 +133,7 @@ export class ManifestSource {
 }
 
 function checkRepo(problems: string[], options: ManifestSourceOptions) {
+  problems.push(...options.credentials?._problems ?? []);
   const problem = gitUrlProblem(options.repoUrl ?? '');
   if (problem) problems.push(`repoUrl ${problem}, got "${options.repoUrl}"; use the https:// clone URL`);
   if (options.branch !== undefined && !/^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/.test(options.branch)) {

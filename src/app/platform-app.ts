@@ -3,19 +3,26 @@ import { Construct } from 'constructs';
 import { Artifact, ArtifactKind, gitUrlProblem } from './artifact';
 import { ManifestSource } from './manifest-source';
 import { AppOwner } from './owner';
+import { RepositoryCredentials } from './repository-credentials';
 import { Requirement } from './requirement';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { recordPlacement } from '../fleet/placements';
 import { defineKargoRelease } from '../kargo/kargo-release';
+import { definePromoterRbac } from '../kargo/promoter-rbac';
+import { defineCredentialSecrets, repositoryAccesses } from '../kargo/repository-access';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
 import { ReleasePlan } from '../plan/release-plan';
 import { resolveReleasePlan } from '../plan/resolve-plan';
+import { StandardsExemption } from '../standards/standards-rule';
 import { duplicates } from '../util/collections';
 import { ProblemList, reportValue } from '../util/errors';
 import { claimName } from '../util/name-registry';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
+import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
+import { Verification } from '../verification/verification';
 
 /**
  * Properties for `PlatformApp`.
@@ -43,6 +50,12 @@ export interface PlatformAppProps {
    */
   readonly releaseRepo: string;
   /**
+   * How Kargo authenticates to the release repository (it pushes rendered manifests and opens
+   * pull requests there).
+   * @default - whatever credentials the Kargo operators share
+   */
+  readonly releaseRepoCredentials?: RepositoryCredentials;
+  /**
    * Which clusters of each stage the application runs on.
    * @default ClusterSelector.all()
    */
@@ -57,6 +70,39 @@ export interface PlatformAppProps {
    * @default - the application's name
    */
   readonly namespace?: string;
+  /**
+   * Checks Freight must pass in every stage (after the pipeline's own checks for the stage)
+   * before it counts as verified and may move on.
+   * @default - none
+   */
+  readonly verification?: Verification[];
+  /**
+   * Extra checks for particular stages, by pipeline stage name.
+   * @default - none
+   */
+  readonly stageVerification?: Record<string, Verification[]>;
+  /**
+   * Cluster-scoped resources the application manages (e.g. its CRDs); the AppProject allows
+   * only these. Platform standards flag them unless the app is exempt.
+   * @default - none: the AppProject allows no cluster-scoped resource
+   */
+  readonly clusterResources?: ClusterResource[];
+  /**
+   * Platform standards rules this app is exempt from, each with its justification; recorded
+   * in the app's Kargo Project and Argo CD AppProject annotations.
+   * @default - none
+   */
+  readonly exemptions?: StandardsExemption[];
+}
+
+/**
+ * A kind of cluster-scoped Kubernetes resource.
+ */
+export interface ClusterResource {
+  /** The API group (empty for the core group). */
+  readonly group: string;
+  /** The kind, e.g. `CustomResourceDefinition`. */
+  readonly kind: string;
 }
 
 /**
@@ -75,6 +121,13 @@ export interface PlatformAppProps {
  * });
  */
 export class PlatformApp extends Chart {
+  /**
+   * Whether `x` is a PlatformApp. (Chart makes `instanceof` true for any chart, so use this.)
+   */
+  public static isPlatformApp(x: any): x is PlatformApp {
+    return x !== null && typeof x === 'object' && PLATFORM_APP in x;
+  }
+
   /** The application's name. */
   public readonly appName: string;
   /** Where and how the application is released. */
@@ -85,9 +138,14 @@ export class PlatformApp extends Chart {
   public readonly owner: AppOwner;
   /** What a release is made of. */
   public readonly artifacts: Artifact[];
+  /** Cluster-scoped resources the application manages. */
+  public readonly clusterResources: ClusterResource[];
+  /** Platform standards rules the app is exempt from. */
+  public readonly exemptions: StandardsExemption[];
 
   constructor(scope: Construct, id: string, props: PlatformAppProps) {
     super(scope, id, { disableResourceNameHashes: true });
+    Object.defineProperty(this, PLATFORM_APP, { value: true });
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
     const problems = new ProblemList(subject);
@@ -116,7 +174,20 @@ export class PlatformApp extends Chart {
         problems.add(`the git artifact for the source repository follows branch "${explicit.gitOptions.branch}" but the source uses "${props.source.branch}"; make them agree`);
       }
     }
+    const checks = checksByStage(problems, props);
+    checkExemptions(problems, props.exemptions ?? []);
+    reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
+    const access = props.source && props.artifacts
+      ? repositoryAccesses(props.artifacts, props.source, (props.releaseRepo ?? '').replace(/\/+$/, ''), props.releaseRepoCredentials)
+      : { accesses: [], problems: [] };
+    access.problems.forEach(p => problems.add(p));
+    for (const [i, r] of (props.clusterResources ?? []).entries()) {
+      problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase');
+      problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)');
+    }
     problems.throwIfAny();
+    this.clusterResources = (props.clusterResources ?? []).map(r => ({ group: r.group, kind: r.kind }));
+    this.exemptions = (props.exemptions ?? []).map(e => ({ ruleId: e.ruleId, justification: e.justification.trim() }));
 
     this.fleet = props.fleet;
     this.owner = { ...props.owner, groups: [...props.owner.groups ?? [props.owner.team]] };
@@ -130,27 +201,44 @@ export class PlatformApp extends Chart {
       targets: props.targets ?? ClusterSelector.all(),
       requirements: props.requires ?? [],
       defaultPromoters: this.owner.groups!,
+      verification: checks,
     });
+    const clusters = new Map<string, Cluster>(props.fleet.clusters.map(c => [c.name, c]));
+    const verification = renderChecks(subject, this.plan, checks, clusters);
 
     claimNames(this, subject, this.plan);
-
-    const clusters = new Map<string, Cluster>(props.fleet.clusters.map(c => [c.name, c]));
     const description = `${this.appName}, owned by team ${props.owner.team} (${props.owner.contact})`;
+    const annotations: Record<string, string> = this.exemptions.length > 0
+      ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
+      : {};
     defineKargoRelease(this, this.plan, {
       app: this.appName,
       releaseRepo: props.releaseRepo.replace(/\/+$/, ''),
       source: props.source,
       artifacts: this.artifacts,
       destinationNamespace: namespace,
-      argoCdNamespace: props.fleet.argoCdNamespace,
       clusters,
-    }, description);
+    }, description, verification, annotations);
+    definePromoterRbac(this, this.plan);
+    defineCredentialSecrets(this, this.appName, this.plan.project, access.accesses);
+
+    const perCluster = new Map<string, Chart>();
     defineArgoCdRelease(this, this.plan, {
       releaseRepo: props.releaseRepo.replace(/\/+$/, ''),
       argoCdNamespace: props.fleet.argoCdNamespace,
       clusters,
       description,
+      annotations,
+      clusterResources: this.clusterResources,
+      // a sibling chart, hence its own file, per cluster that runs its own Argo CD
+      chartForCluster: (cluster) => {
+        if (!perCluster.has(cluster)) {
+          perCluster.set(cluster, new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true }));
+        }
+        return perCluster.get(cluster)!;
+      },
     });
+    recordPlacement(props.fleet, this.appName, this.plan.clusters);
 
     // the plan is fixed when the app is defined; clusters added to the fleet later would be missed
     const plannedFleet = props.fleet.clusters.map(c => c.name).join(',');
@@ -163,6 +251,83 @@ export class PlatformApp extends Chart {
   }
 }
 
+const PLATFORM_APP = Symbol.for('cdk8s-gitops-platform.PlatformApp');
+
+/** Where an app's standards exemptions are recorded in its output. */
+const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';
+
+function checkExemptions(problems: ProblemList, exemptions: StandardsExemption[]) {
+  exemptions.forEach((e, i) => {
+    problems.check(`exemptions[${i}].ruleId`, e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id');
+    problems.check(`exemptions[${i}].justification`, e.justification, (e.justification ?? '').trim().length >= 10 ? undefined
+      : 'must explain in a sentence why the app may break the rule', 'say why, and who agreed');
+  });
+  const dup = duplicates(exemptions.map(e => e.ruleId));
+  if (dup.length > 0) problems.add(`exemptions name rule(s) ${dup.join(', ')} more than once; give one justification per rule`);
+}
+
+/** The checks of each pipeline stage: the pipeline's, then the app's, then the app's for that stage. */
+function checksByStage(problems: ProblemList, props: PlatformAppProps): Map<string, Verification[]> {
+  const byStage = new Map<string, Verification[]>();
+  const stages = props.pipeline?.stages ?? [];
+  for (const name of Object.keys(props.stageVerification ?? {})) {
+    if (!stages.some(s => s.name === name)) {
+      problems.add(`stageVerification names stage "${name}", which pipeline '${props.pipeline?.pipelineName}' does not have; `
+        + `use one of ${stages.map(s => `"${s.name}"`).join(', ')}`);
+    }
+  }
+  for (const p of verificationProblems(props.verification ?? [])) problems.add(`verification: ${p}`);
+  for (const stage of stages) {
+    const own = props.stageVerification?.[stage.name] ?? [];
+    for (const p of verificationProblems(own)) problems.add(`stageVerification["${stage.name}"]: ${p}`);
+    const all = [...stage.verification, ...props.verification ?? [], ...own];
+    const dup = duplicates(all.map(c => c.name));
+    if (dup.length > 0) {
+      problems.add(`stage "${stage.name}" has several checks named ${dup.map(d => `"${d}"`).join(', ')} (from the pipeline and the app); give each check a unique name`);
+    }
+    byStage.set(stage.name, all);
+  }
+  return byStage;
+}
+
+/** AnalysisTemplates and Stage verification for every Kargo Stage of the plan. */
+function renderChecks(subject: string, plan: ReleasePlan, checks: Map<string, Verification[]>, clusters: Map<string, Cluster>) {
+  const problems = new ProblemList(subject);
+  const rendered = new Map<string, RenderedVerification>();
+  const templateOwners = new Map<string, string>();
+  for (const stage of plan.stages) {
+    for (const wave of stage.waves) {
+      const r = renderVerification(checks.get(stage.name) ?? [], {
+        app: plan.app,
+        project: plan.project,
+        kargoStage: wave.kargoStage,
+        pipelineStage: stage.name,
+        clusters: wave.clusters.map(name => {
+          const c = clusters.get(name)!;
+          return { name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
+        }),
+      });
+      r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
+      for (const t of r.templates) {
+        const owner = templateOwners.get(t.name);
+        if (owner) problems.add(`AnalysisTemplate name "${t.name}" is generated for both stage "${owner}" and stage "${wave.kargoStage}"; rename one of the checks`);
+        templateOwners.set(t.name, wave.kargoStage);
+      }
+      rendered.set(wave.kargoStage, r);
+    }
+  }
+  problems.throwIfAny();
+  return rendered;
+}
+
+/**
+ * The id, hence the file name, of the chart a cluster with its own Argo CD applies for an app.
+ * @internal
+ */
+export function perClusterChartId(app: string, cluster: string): string {
+  return `${app}--${cluster}`;
+}
+
 /** Names other apps must not use: Kargo Projects are cluster-wide, Argo CD objects share a namespace. */
 function claimNames(scope: Construct, subject: string, plan: ReleasePlan) {
   const owner = `${subject} (construct ${scope.node.path})`;
@@ -172,7 +337,7 @@ function claimNames(scope: Construct, subject: string, plan: ReleasePlan) {
   }
   const problems = new ProblemList(subject);
   const claims: Array<[string, string]> = [];
-  for (const s of plan.stages) for (const w of s.waves) claims.push(['argocd ApplicationSet', w.applicationSet]);
+  for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet]);
   for (const c of plan.clusters) claims.push(['argocd Application', `${plan.app}-${c}`]);
   for (const [kind, name] of claims) {
     const holder = claimName(scope, kind, name, owner);

@@ -1,9 +1,11 @@
 import { Construct } from 'constructs';
-import { ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
+import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { PlatformLabels } from '../fleet/labels';
 import { applicationLabels } from '../kargo/promotion-steps';
-import { ReleasePlan } from '../plan/release-plan';
+import { ReleasePlan, WavePlan } from '../plan/release-plan';
+import { undefinedIfEmpty } from '../util/collections';
 
 /**
  * What the Argo CD objects of one app are derived from.
@@ -14,6 +16,12 @@ export interface ArgoCdContext {
   readonly argoCdNamespace: string;
   readonly clusters: Map<string, Cluster>;
   readonly description: string;
+  /** Annotations for the AppProject (standards exemptions). */
+  readonly annotations: Record<string, string>;
+  /** Cluster-scoped resources the AppProject allows. */
+  readonly clusterResources: { group: string; kind: string }[];
+  /** The chart that holds what a cluster with its own Argo CD applies. */
+  readonly chartForCluster: (cluster: string) => Construct;
 }
 
 /** The value of `kargo.akuity.io/authorized-stage` for a Kargo Stage. @internal */
@@ -30,58 +38,118 @@ export function authorizedStage(project: string, kargoStage: string): string {
  */
 export function defineArgoCdRelease(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext): void {
   const appLabels = { [PlatformLabels.APP]: plan.app };
+  const waves = plan.stages.flatMap(stage => stage.waves.map(wave => ({ stage, wave })));
+  const central = waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.CENTRAL);
 
-  new AppProject(scope, 'AppProject', {
-    metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels },
-    spec: {
-      description: ctx.description.slice(0, 255),
-      sourceRepos: [ctx.releaseRepo],
-      destinations: plan.clusters.map(name => ({
+  if (central.length > 0) {
+    new AppProject(scope, 'AppProject', {
+      metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels, annotations: undefinedIfEmpty(ctx.annotations) },
+      spec: appProjectSpec(ctx, central.flatMap(w => w.wave.clusters).sort().map(name => ({
         name,
         server: ctx.clusters.get(name)!.server,
         namespace: plan.destinationNamespace,
-      })),
-      // clusterResourceWhitelist is left out on purpose: no cluster-scoped resources
-    },
-  });
+      }))),
+    });
+  }
 
-  for (const stage of plan.stages) {
-    for (const wave of stage.waves) {
-      const labels = applicationLabels(plan.app, stage.name, wave.kargoStage);
-      new ApplicationSet(scope, `ApplicationSet-${wave.kargoStage}`, {
-        metadata: { name: wave.applicationSet, namespace: ctx.argoCdNamespace, labels },
-        spec: {
-          goTemplate: true,
-          goTemplateOptions: ['missingkey=error'],
-          generators: [{
-            clusters: {
-              selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: [...wave.clusters] }] },
-            },
-          }],
-          // deleting the ApplicationSet or dropping a cluster must not delete running workloads
-          syncPolicy: { preserveResourcesOnDeletion: true },
-          template: {
-            metadata: {
-              name: `${plan.app}-{{ .name }}`,
-              labels: { ...labels, [PlatformLabels.CLUSTER]: '{{ .name }}' },
-              annotations: {
-                'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
-                // only a change under this cluster's directory needs new manifests
-                'argocd.argoproj.io/manifest-generate-paths': '.',
-              },
-            },
-            spec: {
-              project: plan.app,
-              source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: '{{ .name }}' },
-              destination: { name: '{{ .name }}', namespace: plan.destinationNamespace },
-              syncPolicy: {
-                automated: { prune: true, selfHeal: true },
-                syncOptions: ['CreateNamespace=true'],
-              },
-            },
-          },
-        },
-      });
+  for (const { stage, wave } of waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
+    for (const cluster of wave.clusters) {
+      definePerClusterApplication(ctx.chartForCluster(cluster), plan, ctx, stage.name, wave, cluster);
     }
   }
+
+  for (const { stage, wave } of central) {
+    defineApplicationSet(scope, plan, ctx, stage.name, wave);
+  }
 }
+
+/**
+ * One ApplicationSet per central wave: its clusters generator lists exactly the wave's clusters,
+ * and every generated Application carries the labels the wave's Kargo Stage selects and the
+ * annotation that authorizes that Stage.
+ */
+function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, pipelineStage: string, wave: WavePlan) {
+  const labels = applicationLabels(plan.app, pipelineStage, wave.kargoStage);
+  new ApplicationSet(scope, `ApplicationSet-${wave.kargoStage}`, {
+    metadata: { name: wave.applicationSet!, namespace: ctx.argoCdNamespace, labels },
+    spec: {
+      goTemplate: true,
+      goTemplateOptions: ['missingkey=error'],
+      generators: [{
+        clusters: {
+          selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: [...wave.clusters] }] },
+        },
+      }],
+      // deleting the ApplicationSet or dropping a cluster must not delete running workloads
+      syncPolicy: { preserveResourcesOnDeletion: true },
+      template: {
+        metadata: {
+          name: `${plan.app}-{{ .name }}`,
+          labels: { ...labels, [PlatformLabels.CLUSTER]: '{{ .name }}' },
+          annotations: {
+            'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
+            // only a change under this cluster's directory needs new manifests
+            'argocd.argoproj.io/manifest-generate-paths': '.',
+          },
+        },
+        spec: {
+          project: plan.app,
+          source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: '{{ .name }}' },
+          destination: { name: '{{ .name }}', namespace: plan.destinationNamespace },
+          syncPolicy: SYNC_POLICY,
+        },
+      },
+    },
+  });
+}
+
+const SYNC_POLICY = {
+  automated: { prune: true, selfHeal: true },
+  syncOptions: ['CreateNamespace=true'],
+};
+
+function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[]) {
+  return {
+    description: ctx.description.slice(0, 255),
+    sourceRepos: [ctx.releaseRepo],
+    destinations,
+    // absent means no cluster-scoped resource at all
+    clusterResourceWhitelist: ctx.clusterResources.length > 0 ? ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind })) : undefined,
+  };
+}
+
+/**
+ * A cluster with its own Argo CD gets the AppProject and the Application in a chart of their
+ * own, applied to that cluster; the Application targets the in-cluster API.
+ */
+function definePerClusterApplication(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, pipelineStage: string, wave: WavePlan,
+  cluster: string) {
+  new AppProject(scope, 'AppProject', {
+    metadata: {
+      name: plan.app,
+      namespace: wave.argoCdNamespace,
+      labels: { [PlatformLabels.APP]: plan.app },
+      annotations: undefinedIfEmpty(ctx.annotations),
+    },
+    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }]),
+  });
+  new Application(scope, 'Application', {
+    metadata: {
+      name: `${plan.app}-${cluster}`,
+      namespace: wave.argoCdNamespace,
+      labels: { ...applicationLabels(plan.app, pipelineStage, wave.kargoStage), [PlatformLabels.CLUSTER]: cluster },
+      annotations: {
+        'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
+        'argocd.argoproj.io/manifest-generate-paths': '.',
+      },
+    },
+    spec: {
+      project: plan.app,
+      source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: cluster },
+      destination: { server: IN_CLUSTER, namespace: plan.destinationNamespace },
+      syncPolicy: SYNC_POLICY,
+    },
+  });
+}
+
+const IN_CLUSTER = 'https://kubernetes.default.svc';

@@ -1,10 +1,15 @@
+import * as fs from 'fs';
 import { Chart, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
+import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Cluster, ClusterOptions } from './cluster';
 import { PlatformLabels } from './labels';
+import { applicationsPerCluster, placementVersion } from './placements';
+import { assignShards, ShardPlan } from './shard-assignment';
+import { clustersFromTerraformOutput } from './terraform-output';
 import { duplicates } from '../util/collections';
-import { fail } from '../util/errors';
+import { fail, ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -27,6 +32,55 @@ export interface ClusterFleetProps {
    * @default 'argocd'
    */
   readonly argoCdNamespace?: string;
+  /**
+   * Which Argo CD deploys to the fleet's clusters, unless a cluster says otherwise.
+   * @default ArgoCdTopology.central()
+   */
+  readonly topology?: ArgoCdTopology;
+  /**
+   * Spread the clusters of the central Argo CD over this many application controller shards
+   * (the cluster Secret `shard` field), balanced by the number of Applications each cluster
+   * carries and stable when clusters come and go. Run the application controller with as many
+   * replicas.
+   * @default - no shard assignment
+   */
+  readonly applicationControllerShards?: number;
+}
+
+/**
+ * Properties for `ClusterFleet.fromTerraformOutput()`.
+ */
+export interface TerraformFleetProps extends ClusterFleetProps {
+  /** A file holding what `terraform output -json` printed. */
+  readonly file: string;
+  /**
+   * The Terraform output that lists the clusters (a list of cluster objects or a map keyed by
+   * cluster name).
+   * @default 'clusters'
+   */
+  readonly outputName?: string;
+}
+
+/**
+ * The load of one Argo CD application controller shard.
+ */
+export interface ShardLoad {
+  /** The shard number. */
+  readonly shard: number;
+  /** The clusters assigned to it, sorted by name. */
+  readonly clusters: string[];
+  /** How many Applications those clusters carry in all. */
+  readonly applications: number;
+}
+
+/**
+ * How the central Argo CD's clusters are spread over application controller shards.
+ */
+export interface ShardReport {
+  /** Every shard, in order. */
+  readonly shards: ShardLoad[];
+  /** How much the busiest shard exceeds the mean, in percent of the mean. */
+  readonly imbalancePercent: number;
 }
 
 /**
@@ -49,9 +103,31 @@ export interface IClusterFleet extends IConstruct {
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/declarative-setup/#clusters
  */
 export class ClusterFleet extends Chart implements IClusterFleet {
+  /**
+   * Defines a fleet from the clusters Terraform provisioned: the JSON that
+   * `terraform output -json` prints, with one output (default `clusters`) listing them.
+   * Malformed entries fail with messages that name the entry and the field; credentials are
+   * refused.
+   */
+  public static fromTerraformOutput(scope: Construct, id: string, props: TerraformFleetProps): ClusterFleet {
+    let text: string;
+    try {
+      text = fs.readFileSync(props.file, 'utf-8');
+    } catch (e) {
+      throw new Error(`ClusterFleet '${props.fleetName ?? id}': file cannot be read, got "${props.file}" (${(e as Error).message}); `
+        + 'write it with `terraform output -json > <file>`');
+    }
+    const clusters = clustersFromTerraformOutput(text, { source: props.file, outputName: props.outputName });
+    return new ClusterFleet(scope, id, { ...props, clusters: [...clusters, ...props.clusters ?? []] });
+  }
+
   public readonly fleetName: string;
   public readonly argoCdNamespace: string;
+  /** The number of application controller shards, if the fleet assigns them. */
+  public readonly applicationControllerShards?: number;
+  private readonly topology: ArgoCdTopology;
   private readonly _clusters = new Map<string, Cluster>();
+  private cachedShardPlan?: { key: string; plan: ShardPlan };
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
     super(scope, id, { disableResourceNameHashes: true });
@@ -62,6 +138,17 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     this.argoCdNamespace = props.argoCdNamespace ?? 'argocd';
     const nsProblem = dns1123LabelProblem(this.argoCdNamespace);
     if (nsProblem) fail(subject, 'argoCdNamespace', this.argoCdNamespace, nsProblem, 'use the namespace Argo CD runs in');
+
+    this.topology = props.topology ?? ArgoCdTopology.central();
+    const problems = new ProblemList(subject);
+    reportValue(problems, 'topology', this.topology);
+    const shards = props.applicationControllerShards;
+    if (shards !== undefined) {
+      problems.check('applicationControllerShards', shards, Number.isInteger(shards) && shards >= 1 ? undefined : 'must be a whole number >= 1',
+        'set it to the number of application controller replicas');
+    }
+    problems.throwIfAny();
+    this.applicationControllerShards = shards;
 
     const names = (props.clusters ?? []).map(c => c.name);
     const dupNames = duplicates(names);
@@ -78,9 +165,18 @@ export class ClusterFleet extends Chart implements IClusterFleet {
    */
   public addCluster(options: ClusterOptions): Cluster {
     const subject = `ClusterFleet '${this.fleetName}'`;
-    const cluster = new Cluster(options, subject);
+    const cluster = Cluster._define(options, subject, this.topology);
     if (this._clusters.has(cluster.name)) {
       fail(subject, 'cluster name', cluster.name, 'is already used in this fleet', 'give every cluster a unique name');
+    }
+    const shards = this.applicationControllerShards;
+    if (cluster.pinnedShard !== undefined && shards !== undefined && cluster.pinnedShard >= shards) {
+      fail(subject, `cluster "${cluster.name}" shard`, cluster.pinnedShard, `must be below the fleet's ${this.applicationControllerShards} application controller shards`);
+    }
+    const sameShard = cluster.kargoShard === undefined ? undefined : [...this._clusters.values()].find(c => c.kargoShard === cluster.kargoShard);
+    if (sameShard) {
+      fail(subject, `cluster "${cluster.name}" argoCd kargoShard`, cluster.kargoShard, `is already used by cluster "${sameShard.name}"`,
+        'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
     }
     const sameServer = [...this._clusters.values()].find(c => c.server === cluster.server);
     if (sameServer) {
@@ -88,8 +184,39 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         'Argo CD identifies clusters by server URL, so each cluster needs its own');
     }
     this._clusters.set(cluster.name, cluster);
-    this.defineClusterSecret(cluster);
+    if (cluster.argoCd.kind === ArgoCdTopologyKind.CENTRAL) {
+      this.defineClusterSecret(cluster);
+    }
     return cluster;
+  }
+
+  /**
+   * How the central Argo CD's clusters are spread over application controller shards, from the
+   * apps defined so far; undefined when the fleet does not assign shards.
+   */
+  public reportShards(): ShardReport | undefined {
+    const plan = this.shardPlan();
+    if (!plan) return undefined;
+    const shards: ShardLoad[] = plan.loads.map((applications: number, shard: number) => ({
+      shard,
+      applications,
+      clusters: [...plan.shardOf.entries()].filter(([, s]) => s === shard).map(([name]) => name).sort(),
+    }));
+    return { shards, imbalancePercent: Math.round(plan.imbalancePercent * 10) / 10 };
+  }
+
+  private shardPlan(): ShardPlan | undefined {
+    if (this.applicationControllerShards === undefined) return undefined;
+    // every cluster Secret asks at synth time: compute once per set of clusters and placements
+    const key = `${placementVersion(this)}/${this._clusters.size}`;
+    if (this.cachedShardPlan?.key !== key) {
+      const apps = applicationsPerCluster(this);
+      const central = this.clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.CENTRAL);
+      const plan = assignShards(central.map(c => ({ name: c.name, weight: apps.get(c.name) ?? 0, pinnedShard: c.pinnedShard })),
+        this.applicationControllerShards);
+      this.cachedShardPlan = { key, plan };
+    }
+    return this.cachedShardPlan.plan;
   }
 
   public get clusters(): Cluster[] {
@@ -116,11 +243,15 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       },
       type: 'Opaque',
       stringData: Lazy.any({
-        produce: () => ({
-          name: cluster.name,
-          server: cluster.server,
-          config: JSON.stringify(cluster.auth.toClusterConfig(cluster.name)),
-        }),
+        produce: () => {
+          const shard = this.shardPlan()?.shardOf.get(cluster.name) ?? cluster.pinnedShard;
+          return {
+            name: cluster.name,
+            server: cluster.server,
+            config: JSON.stringify(cluster.auth!.toClusterConfig(cluster.name)),
+            shard: shard === undefined ? undefined : `${shard}`,
+          };
+        },
       }),
     });
   }

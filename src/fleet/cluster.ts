@@ -1,3 +1,4 @@
+import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
 import { PlatformLabels } from './labels';
@@ -48,12 +49,31 @@ export interface ClusterOptions {
    * `ClusterAuth.aks()` on Azure; required for other providers
    */
   readonly auth?: ClusterAuth;
+  /**
+   * Which Argo CD deploys to the cluster.
+   * @default - the fleet's topology
+   */
+  readonly argoCd?: ArgoCdTopology;
+  /**
+   * Pins the cluster to an Argo CD application controller shard, overriding the fleet's
+   * automatic shard assignment (central Argo CD only).
+   * @default - assigned by the fleet when it shards, else none
+   */
+  readonly shard?: number;
 }
 
 /**
  * A cluster of a `ClusterFleet`, with its options validated and its labels computed.
  */
 export class Cluster {
+  /**
+   * Validates a cluster definition; clusters are defined with `ClusterFleet.addCluster()`.
+   * @internal
+   */
+  public static _define(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology): Cluster {
+    return new Cluster(options, subject, defaultArgoCd);
+  }
+
   /** The cluster's name. */
   public readonly name: string;
   /** The API server URL. */
@@ -70,15 +90,15 @@ export class Cluster {
   public readonly acceleratorCount: number;
   /** The Kubernetes minor version (`1.31`), if known. */
   public readonly kubernetesVersion?: string;
-  /** How Argo CD authenticates to the cluster. */
-  public readonly auth: ClusterAuth;
+  /** How the central Argo CD authenticates to the cluster (undefined for a cluster with its own Argo CD). */
+  public readonly auth?: ClusterAuth;
+  /** Which Argo CD deploys to the cluster. */
+  public readonly argoCd: ArgoCdTopology;
+  /** The Argo CD controller shard the cluster is pinned to, if any. */
+  public readonly pinnedShard?: number;
   private readonly extraLabels: Record<string, string>;
 
-  /**
-   * @param options the cluster
-   * @param subject who is defining it, for error messages
-   */
-  constructor(options: ClusterOptions, subject: string = 'Cluster') {
+  private constructor(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology) {
     const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
     problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
     problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
@@ -107,8 +127,16 @@ export class Cluster {
     reportValue(problems, 'accelerator', options.accelerator);
     const auth = options.auth ?? defaultAuth(options.provider);
     reportValue(problems, 'auth', auth);
-    if (!auth) {
+    const argoCd = options.argoCd ?? defaultArgoCd;
+    reportValue(problems, 'argoCd', argoCd);
+    if (!auth && argoCd.kind === ArgoCdTopologyKind.CENTRAL) {
       problems.add(`auth is required for provider "${options.provider}"; use ClusterAuth.exec() with the credential plugin your Argo CD image ships`);
+    }
+    if (options.shard !== undefined) {
+      problems.check('shard', options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0');
+      if (argoCd.kind !== ArgoCdTopologyKind.CENTRAL) {
+        problems.add(`shard is ${options.shard} but the cluster has its own Argo CD; controller shards only apply to the central Argo CD`);
+      }
     }
     problems.throwIfAny();
 
@@ -120,8 +148,17 @@ export class Cluster {
     this.accelerator = accelerator;
     this.acceleratorCount = count;
     this.kubernetesVersion = version;
-    this.auth = auth!;
+    this.auth = auth;
+    this.argoCd = argoCd;
+    this.pinnedShard = options.shard;
     this.extraLabels = { ...options.labels ?? {} };
+  }
+
+  /**
+   * The Kargo controller shard that promotes to this cluster, for clusters with their own Argo CD.
+   */
+  public get kargoShard(): string | undefined {
+    return this.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER ? this.argoCd.kargoShard ?? this.name : undefined;
   }
 
   /**
@@ -138,6 +175,7 @@ export class Cluster {
       [PlatformLabels.ACCELERATOR_COUNT]: `${this.acceleratorCount}`,
     };
     if (this.kubernetesVersion) labels[PlatformLabels.KUBERNETES_VERSION] = this.kubernetesVersion;
+    labels[PlatformLabels.TOPOLOGY] = this.argoCd.kind;
     return { ...labels, ...this.extraLabels };
   }
 }

@@ -1,10 +1,15 @@
+import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PromotionContext, RENDER_TASK, RENDER_VARS, renderTaskSteps, stageSteps } from './promotion-steps';
 import { warehouseSubscriptions } from './subscriptions';
-import { Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, Warehouse } from '../../imports/kargo-kargo.akuity.io';
+import {
+  Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
+} from '../../imports/kargo-kargo.akuity.io';
+import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { PlatformLabels } from '../fleet/labels';
 import { ReleasePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
+import { RenderedVerification } from '../verification/render';
 
 /**
  * Defines the Kargo side of one app's release plan: its own Project (an independent promotion
@@ -12,7 +17,8 @@ import { compact } from '../util/collections';
  * artifacts, the per-cluster render PromotionTask and one Stage per wave.
  * @internal
  */
-export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: PromotionContext, description: string): void {
+export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: PromotionContext, description: string,
+  verification: Map<string, RenderedVerification>, annotations: Record<string, string>): void {
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
 
@@ -21,7 +27,7 @@ export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: Pro
       name: plan.project,
       labels: appLabels,
       // the project namespace must exist before Argo CD applies the objects inside it
-      annotations: { 'argocd.argoproj.io/sync-wave': '-1', 'kargo.akuity.io/description': description },
+      annotations: { 'argocd.argoproj.io/sync-wave': '-1', 'kargo.akuity.io/description': description, ...annotations },
     },
   });
 
@@ -54,6 +60,16 @@ export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: Pro
 
   for (const stage of plan.stages) {
     for (const wave of stage.waves) {
+      const checks = verification.get(wave.kargoStage);
+      for (const template of checks?.templates ?? []) {
+        // the spec is plain JSON with the CRD's field names (validated against the pinned CRD in
+        // the tests); the generated class would re-map int-or-string fields
+        new ApiObject(scope, `AnalysisTemplate-${template.name}`, {
+          ...AnalysisTemplate.GVK,
+          metadata: { name: template.name, namespace, labels: template.labels },
+          spec: template.spec,
+        });
+      }
       new Stage(scope, `Stage-${wave.kargoStage}`, {
         metadata: {
           name: wave.kargoStage,
@@ -66,11 +82,18 @@ export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: Pro
         spec: {
           requestedFreight: [{
             origin: { kind: StageSpecRequestedFreightOriginKind.WAREHOUSE, name: plan.app },
-            sources: wave.upstream === undefined
+            sources: wave.upstreams.length === 0
               ? { direct: true }
-              : { stages: [wave.upstream], requiredSoakTime: wave.soak },
+              : {
+                stages: [...wave.upstreams],
+                // Freight must be verified on every part of the previous wave
+                availabilityStrategy: wave.upstreams.length > 1 ? StageSpecRequestedFreightSourcesAvailabilityStrategy.ALL : undefined,
+                requiredSoakTime: wave.soak,
+              },
           }],
+          shard: wave.kargoShard,
           promotionTemplate: { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
+          verification: checks?.stageVerification,
         },
       });
     }

@@ -17,7 +17,6 @@ export interface PromotionContext {
   readonly source: ManifestSource;
   readonly artifacts: Artifact[];
   readonly destinationNamespace: string;
-  readonly argoCdNamespace: string;
   readonly clusters: Map<string, Cluster>;
 }
 
@@ -135,6 +134,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
         targetBranch: wave.releaseBranch,
         title: `Promote ${ctx.app} to ${wave.kargoStage}`,
         description: `Rendered manifests of ${ctx.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.`,
+        labels: stage.pullRequestLabels.length > 0 ? [...stage.pullRequestLabels] : undefined,
       },
     });
     steps.push({ uses: 'git-wait-for-pr', as: 'wait-for-pr', config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') } });
@@ -148,7 +148,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
     as: 'sync',
     config: {
       apps: [{
-        namespace: ctx.argoCdNamespace,
+        namespace: wave.argoCdNamespace,
         selector: { matchLabels: applicationLabels(ctx.app, stage.name, wave.kargoStage) },
         sources: [{ repoURL: ctx.releaseRepo, desiredRevision: revision }],
       }],

@@ -5,6 +5,8 @@ import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { fail, ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
+import { verificationProblems } from '../verification/render';
+import { Verification } from '../verification/verification';
 
 /**
  * A stage of a promotion pipeline.
@@ -35,6 +37,16 @@ export interface PipelineStageOptions {
    * @default - true when every cluster of the stage has a production tier
    */
   readonly production?: boolean;
+  /**
+   * Checks every app on the pipeline must pass in this stage, before Freight counts as verified.
+   * @default - none
+   */
+  readonly verification?: Verification[];
+  /**
+   * Limits on the size of this stage's waves, replacing the pipeline's.
+   * @default - the pipeline's wave budget
+   */
+  readonly waveBudget?: WaveBudget;
 }
 
 /**
@@ -53,6 +65,10 @@ export class PipelineStage {
   public readonly soak?: Duration;
   /** Whether the stage was declared production (undefined: decided from cluster tiers). */
   public readonly production?: boolean;
+  /** Checks every app must pass in this stage. */
+  public readonly verification: Verification[];
+  /** Limits on the size of this stage's waves, if the stage sets its own. */
+  public readonly waveBudget?: WaveBudget;
 
   constructor(options: PipelineStageOptions) {
     this.name = options.name;
@@ -61,6 +77,8 @@ export class PipelineStage {
     this.waves = options.waves ?? Waves.single();
     this.soak = options.soak;
     this.production = options.production;
+    this.verification = [...options.verification ?? []];
+    this.waveBudget = options.waveBudget ? { ...options.waveBudget } : undefined;
   }
 }
 
@@ -108,14 +126,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     super(scope, id);
     this.pipelineName = id;
     this.waveBudget = { ...props.waveBudget ?? {} };
-    const subject = `PromotionPipeline '${id}'`;
-    const { maxClusters, maxPercent } = this.waveBudget;
-    if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
-      fail(subject, 'waveBudget.maxClusters', maxClusters, 'must be a whole number >= 1');
-    }
-    if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
-      fail(subject, 'waveBudget.maxPercent', maxPercent, 'must be in (0, 100]');
-    }
+    checkWaveBudget(`PromotionPipeline '${id}'`, 'waveBudget', this.waveBudget);
     for (const stage of props.stages ?? []) {
       this.addStage(stage);
     }
@@ -137,10 +148,12 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     if (!(options.clusters instanceof ClusterSelector)) {
       fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
+    if (options.waveBudget) checkWaveBudget(subject, `stage "${options.name}" waveBudget`, options.waveBudget);
     const problems = new ProblemList(subject);
     reportValue(problems, `stage "${options.name}" clusters`, options.clusters);
     reportValue(problems, `stage "${options.name}" approval`, options.approval);
     reportValue(problems, `stage "${options.name}" waves`, options.waves);
+    for (const p of verificationProblems(options.verification ?? [])) problems.add(`stage "${options.name}" ${p}`);
     problems.throwIfAny();
     if (options.soak !== undefined) {
       if (typeof (options.soak as any)?.toSeconds !== 'function') {
@@ -158,5 +171,15 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
 
   public get stages(): PipelineStage[] {
     return [...this._stages];
+  }
+}
+
+function checkWaveBudget(subject: string, field: string, budget: WaveBudget) {
+  const { maxClusters, maxPercent } = budget;
+  if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
+    fail(subject, `${field}.maxClusters`, maxClusters, 'must be a whole number >= 1');
+  }
+  if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
+    fail(subject, `${field}.maxPercent`, maxPercent, 'must be in (0, 100]');
   }
 }

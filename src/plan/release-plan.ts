@@ -1,23 +1,32 @@
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ApprovalKind } from '../pipeline/approval';
 
 /**
- * One wave of a stage: a Kargo Stage and an Argo CD ApplicationSet over exactly these clusters.
+ * The part of a wave one Argo CD instance deploys: one Kargo Stage over exactly these clusters.
+ * A wave whose clusters are all served by the central Argo CD has one; each cluster with its own
+ * Argo CD (reached through its own Kargo shard) adds one, promoted in parallel.
  */
 export interface WavePlan {
   /** The wave's name within its stage (the stage's name when it has one wave). */
   readonly name: string;
-  /** The Kargo Stage that promotes this wave. */
+  /** The Kargo Stage that promotes these clusters. */
   readonly kargoStage: string;
-  /** The Kargo Stage this wave takes verified Freight from; undefined: straight from the Warehouse. */
-  readonly upstream?: string;
+  /** The Kargo Stages of the previous wave, which must all have verified the Freight; empty: straight from the Warehouse. */
+  readonly upstreams: string[];
   /** How long Freight must have been verified upstream first (Kargo duration), if at all. */
   readonly soak?: string;
-  /** The clusters of the wave, sorted by name. */
+  /** The clusters, sorted by name. */
   readonly clusters: string[];
-  /** The Git branch holding the wave's rendered manifests, one directory per cluster. */
+  /** The Git branch holding the rendered manifests, one directory per cluster. */
   readonly releaseBranch: string;
-  /** The Argo CD ApplicationSet that generates one Application per cluster of the wave. */
-  readonly applicationSet: string;
+  /** Which Argo CD deploys these clusters. */
+  readonly argoCd: ArgoCdTopologyKind;
+  /** The namespace of that Argo CD. */
+  readonly argoCdNamespace: string;
+  /** The Kargo controller shard the Stage is routed to (clusters with their own Argo CD). */
+  readonly kargoShard?: string;
+  /** The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD only). */
+  readonly applicationSet?: string;
 }
 
 /**
@@ -34,6 +43,10 @@ export interface StagePlan {
   readonly autoPromote: boolean;
   /** The OIDC groups allowed to promote into the stage. */
   readonly promoters: string[];
+  /** Labels for the pull requests of a pull-request stage. */
+  readonly pullRequestLabels: string[];
+  /** The names of the checks Freight must pass in the stage. */
+  readonly verification: string[];
   /** The waves, in rollout order. */
   readonly waves: WavePlan[];
 }

@@ -1,13 +1,16 @@
 import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { Requirement } from '../app/requirement';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
+import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
 import { ProblemList } from '../util/errors';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
+import { Verification } from '../verification/verification';
 
 /**
  * What the plan is resolved from.
@@ -24,6 +27,8 @@ export interface PlanInput {
   readonly requirements: Requirement[];
   /** Groups allowed to promote when a stage names none. */
   readonly defaultPromoters: string[];
+  /** The checks of each pipeline stage, by stage name. */
+  readonly verification: Map<string, Verification[]>;
 }
 
 /**
@@ -42,7 +47,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
 
   const owner = new Map<string, string>();
   const stages: StagePlan[] = [];
-  let upstream: string | undefined;
+  let upstreams: string[] = [];
   for (const stage of pipeline.stages) {
     const inStage = clusters.filter(c => stage.clusters.matches(c.labels));
     if (inStage.length === 0) {
@@ -75,33 +80,46 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     }
     if (placed.length === 0) continue;
 
-    const maxPerWave = waveBudget(input.pipeline, placed.length);
+    const maxPerWave = waveBudget(stage.waveBudget ?? input.pipeline.waveBudget, placed.length);
     const split = splitIntoWaves(stage.name, placed, stage.waves, maxPerWave);
     split.problems.forEach(p => problems.add(p));
 
     const waves: WavePlan[] = [];
     for (const group of split.groups) {
-      const kargoStage = split.groups.length === 1 ? stage.name : `${stage.name}-${group.name}`;
-      problems.check(`stage "${stage.name}" wave name`, kargoStage, dns1123LabelProblem(kargoStage),
-        'Kargo Stage names become label values: keep stage and wave names short, lowercase DNS labels');
-      waves.push({
-        name: group.name,
-        kargoStage,
-        upstream,
-        soak: upstream !== undefined && stage.soak ? toGoDuration(stage.soak) : undefined,
-        clusters: group.clusters.map(c => c.name),
-        releaseBranch: `rendered/${input.app}/${kargoStage}`,
-        applicationSet: `${input.app}-${kargoStage}`,
-      });
-      upstream = kargoStage;
+      const base = split.groups.length === 1 ? stage.name : `${stage.name}-${group.name}`;
+      const segments = segmentByArgoCd(group.clusters, base, fleet.argoCdNamespace);
+      const soak = upstreams.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined;
+      for (const segment of segments) {
+        problems.check(`stage "${stage.name}" Kargo Stage name`, segment.kargoStage, dns1123LabelProblem(segment.kargoStage),
+          'Kargo Stage names become label values: keep stage, wave, shard and cluster names short');
+        waves.push({
+          name: group.name,
+          kargoStage: segment.kargoStage,
+          upstreams,
+          soak,
+          clusters: segment.clusters.map(c => c.name),
+          releaseBranch: `rendered/${input.app}/${segment.kargoStage}`,
+          argoCd: segment.argoCd,
+          argoCdNamespace: segment.argoCdNamespace,
+          kargoShard: segment.kargoShard,
+          applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? `${input.app}-${segment.kargoStage}` : undefined,
+        });
+      }
+      upstreams = segments.map(s => s.kargoStage).sort();
     }
     const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters;
+    if (stage.approval.gated && promoters.length === 0) {
+      problems.add(`stage "${stage.name}" is gated (${stage.approval.kind}) but no one may promote into it; `
+        + 'name promoters on the stage\'s approval or give the owner OIDC groups');
+    }
     stages.push({
       name: stage.name,
       production: stage.production ?? placed.every(c => c.tier.production),
       approval: stage.approval.kind,
       autoPromote: stage.approval.autoPromote,
       promoters: [...promoters],
+      pullRequestLabels: [...stage.approval.pullRequestLabels],
+      verification: (input.verification.get(stage.name) ?? []).map(v => v.name),
       waves,
     });
   }
@@ -118,8 +136,41 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   };
 }
 
-function waveBudget(pipeline: IPromotionPipeline, total: number): number {
-  const { maxClusters, maxPercent } = pipeline.waveBudget;
+interface Segment {
+  readonly kargoStage: string;
+  readonly clusters: Cluster[];
+  readonly argoCd: ArgoCdTopologyKind;
+  readonly argoCdNamespace: string;
+  readonly kargoShard?: string;
+}
+
+/**
+ * One Kargo Stage can only talk to one Argo CD: the central one, or the Argo CD inside a
+ * cluster, reached through that cluster's Kargo shard. Split a wave accordingly; the parts are
+ * promoted in parallel. Per-cluster parts are named after the cluster, not the shard, so a
+ * Stage keeps its name when a shard is renamed.
+ */
+function segmentByArgoCd(clusters: Cluster[], base: string, centralNamespace: string): Segment[] {
+  const segments: Segment[] = [];
+  const central = clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.CENTRAL);
+  if (central.length > 0) {
+    segments.push({ kargoStage: base, clusters: central, argoCd: ArgoCdTopologyKind.CENTRAL, argoCdNamespace: centralNamespace });
+  }
+  // the fleet gives every cluster with its own Argo CD its own Kargo shard
+  for (const c of clusters.filter(x => x.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER)) {
+    segments.push({
+      kargoStage: `${base}-${c.name}`,
+      clusters: [c],
+      argoCd: ArgoCdTopologyKind.PER_CLUSTER,
+      argoCdNamespace: c.argoCd.namespace!,
+      kargoShard: c.kargoShard,
+    });
+  }
+  return segments;
+}
+
+function waveBudget(budget: WaveBudget, total: number): number {
+  const { maxClusters, maxPercent } = budget;
   let max = Number.MAX_SAFE_INTEGER;
   if (maxClusters !== undefined) max = Math.min(max, maxClusters);
   if (maxPercent !== undefined) max = Math.min(max, Math.max(1, Math.ceil((maxPercent * total) / 100)));
@@ -131,6 +182,7 @@ function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan
   const placed = new Set(stages.flatMap(s => s.waves.flatMap(w => w.clusters)));
   for (const s of stages) {
     for (const w of s.waves) {
+      if (w.applicationSet === undefined) continue;
       problems.check(`ApplicationSet name for stage "${w.kargoStage}"`, w.applicationSet, dns1123SubdomainProblem(w.applicationSet),
         'shorten the app or stage name');
     }
@@ -139,6 +191,11 @@ function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan
     if (!placed.has(c.name)) continue;
     const appName = `${app}-${c.name}`;
     problems.check(`Application name for cluster "${c.name}"`, appName, dns1123SubdomainProblem(appName), 'shorten the app or cluster name');
+    if (c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER) {
+      // the chart of a cluster with its own Argo CD is named <app>--<cluster>, and chart names are DNS labels
+      const chart = `${app}--${c.name}`;
+      problems.check(`output chart for cluster "${c.name}"`, chart, dns1123LabelProblem(chart), 'shorten the app or cluster name');
+    }
   }
 }
 

@@ -94,7 +94,7 @@ function withinBudget(stage: string, groups: WaveGroup[], maxPerWave: number, to
   for (const g of groups) {
     if (g.clusters.length > maxPerWave) {
       const needed = Math.ceil(total / maxPerWave);
-      problems.push(`stage "${stage}" wave "${g.name}" has ${g.clusters.length} clusters but the pipeline's wave budget allows ${maxPerWave}; `
+      problems.push(`stage "${stage}" wave "${g.name}" has ${g.clusters.length} clusters but the wave budget allows ${maxPerWave}; `
         + `split the stage into at least ${needed} waves (e.g. Waves.byCount(${needed})) or raise the budget`);
     }
   }

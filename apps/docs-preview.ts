@@ -1,0 +1,19 @@
+import { Construct } from 'constructs';
+import { Platform } from './platform';
+import { Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, Versioning } from '../src';
+
+/**
+ * The developer-portal team's documentation preview: follows the mutable `latest` tag by
+ * digest on the preview pipeline, which never reaches a gated stage.
+ */
+export function docsPreview(scope: Construct, { fleet, preview }: Platform): PlatformApp {
+  return new PlatformApp(scope, 'docs-preview', {
+    owner: { team: 'devportal', contact: '#devportal' },
+    fleet,
+    pipeline: preview,
+    artifacts: [Artifact.image('ghcr.io/acme/docs-site', { versioning: Versioning.digest('latest'), helmValuesKey: 'site.image' })],
+    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/docs-site.git', path: 'deploy/chart' }),
+    targets: ClusterSelector.accelerator(Accelerator.NONE),
+    releaseRepo: 'https://github.com/acme/releases.git',
+  });
+}

@@ -1,0 +1,53 @@
+import { Construct } from 'constructs';
+import { Platform } from './platform';
+import {
+  Accelerator, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, RepositoryCredentials, Requirement,
+  Verification, Versioning,
+} from '../src';
+
+/**
+ * The ML platform team's model server: on TPU and Trainium clusters only, an umbrella Helm chart
+ * that depends on the upstream chart from an OCI registry, model configuration from its own Git
+ * repository, and the newest image build from ECR (read with Kargo's workload identity).
+ */
+export function modelServer(scope: Construct, { fleet, standard }: Platform): PlatformApp {
+  return new PlatformApp(scope, 'model-server', {
+    owner: { team: 'ml-platform', contact: 'https://oncall.acme.example/ml-platform', groups: ['ml-platform'] },
+    fleet,
+    pipeline: standard,
+    artifacts: [
+      Artifact.image('123456789012.dkr.ecr.us-east-1.amazonaws.com/ml/model-server', {
+        versioning: Versioning.newestBuild(),
+        allowTags: ['^v\\d+\\.\\d+\\.\\d+-accel$'],
+        ignoreTags: ['-rc\\d+'],
+        platform: 'linux/amd64',
+        helmValuesKey: 'server.image',
+        credentials: RepositoryCredentials.workloadIdentity(),
+      }),
+      Artifact.helmChart('oci://ghcr.io/acme/charts/model-server', { semver: '^4.2.0', dependencyName: 'model-server' }),
+      Artifact.git('https://github.com/acme/model-config.git', {
+        selection: GitCommitSelection.NEWEST_FROM_BRANCH,
+        branch: 'main',
+        includePaths: ['models/', 'glob:serving/*.yaml'],
+        excludePaths: ['models/experimental/'],
+      }),
+    ],
+    source: ManifestSource.helm({
+      repoUrl: 'https://github.com/acme/model-server-deploy.git',
+      path: 'umbrella',
+      valuesFiles: ['values-{stage}.yaml', 'accelerators/{accelerator}.yaml'],
+    }),
+    targets: ClusterSelector.accelerator(Accelerator.GOOGLE_TPU, Accelerator.AWS_TRAINIUM),
+    requires: [Requirement.minAccelerators(8)],
+    verification: [
+      Verification.prometheus({
+        name: 'p99-latency',
+        address: 'http://prometheus.monitoring.svc:9090',
+        query: 'histogram_quantile(0.99, sum by (le) (rate(model_server_latency_seconds_bucket{cluster="{cluster}"}[5m])))',
+        successCondition: 'result[0] < 0.5',
+      }),
+    ],
+    releaseRepo: 'https://github.com/acme/releases.git',
+    releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+  });
+}

@@ -1,0 +1,36 @@
+import { Construct } from 'constructs';
+import { Platform } from './platform';
+import { Artifact, ManifestSource, PlatformApp, RepositoryCredentials, Verification, Versioning } from '../src';
+
+/**
+ * The observability team's node agent: on every cluster, from an upstream chart in an HTTPS chart
+ * repository. It needs a ClusterRole to read node metrics, which the standards only allow with a
+ * recorded exemption.
+ */
+export function telemetryAgent(scope: Construct, { fleet, standard }: Platform): PlatformApp {
+  return new PlatformApp(scope, 'telemetry-agent', {
+    owner: { team: 'observability', contact: '#observability' },
+    fleet,
+    pipeline: standard,
+    artifacts: [
+      Artifact.image('ghcr.io/acme/telemetry-agent', { versioning: Versioning.semver('~1.8.0') }),
+      Artifact.helmChart('https://charts.acme.example/stable', { name: 'telemetry-agent', semver: '>=3.1.0, <4.0.0' }),
+    ],
+    source: ManifestSource.helm({
+      repoUrl: 'https://github.com/acme/telemetry-deploy.git',
+      path: 'agent',
+      valuesFiles: ['values-{stage}.yaml', 'providers/{provider}.yaml'],
+    }),
+    clusterResources: [
+      { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' },
+      { group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding' },
+    ],
+    exemptions: [{
+      ruleId: 'cluster-scoped-resources',
+      justification: 'the agent reads node and kubelet metrics cluster-wide; approved by platform security (SEC-4211)',
+    }],
+    verification: [Verification.http({ name: 'ready', url: 'https://telemetry.{cluster}.acme.internal/ready' })],
+    releaseRepo: 'https://github.com/acme/releases.git',
+    releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+  });
+}

@@ -1,0 +1,74 @@
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Artifact, ArtifactKind } from '../app/artifact';
+import { ManifestSource } from '../app/manifest-source';
+import { CredentialsKind, RepositoryCredentials } from '../app/repository-credentials';
+import { PlatformLabels } from '../fleet/labels';
+
+/**
+ * One repository Kargo reads (or writes, for the release repository), with how it authenticates.
+ * @internal
+ */
+export interface RepositoryAccess {
+  readonly repoUrl: string;
+  /** Kargo's credential type: `git`, `helm` or `image`. */
+  readonly credType: string;
+  readonly credentials: RepositoryCredentials;
+}
+
+/**
+ * The repositories of an app that declare credentials, one per credential type and URL.
+ * Returns problems when one repository is declared twice with different credentials.
+ * @internal
+ */
+export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource, releaseRepo: string,
+  releaseCredentials: RepositoryCredentials | undefined): { accesses: RepositoryAccess[]; problems: string[] } {
+  const candidates: RepositoryAccess[] = [];
+  const add = (repoUrl: string, credType: string, credentials: RepositoryCredentials | undefined) => {
+    if (credentials) candidates.push({ repoUrl, credType, credentials });
+  };
+  for (const a of artifacts) {
+    add(a.repoUrl, a.kind === ArtifactKind.IMAGE ? 'image' : a.kind === ArtifactKind.HELM_CHART ? 'helm' : 'git', a.credentials);
+  }
+  add(source.repoUrl, 'git', source.credentials);
+  add(releaseRepo, 'git', releaseCredentials);
+
+  const byKey = new Map<string, RepositoryAccess>();
+  const problems: string[] = [];
+  for (const c of candidates) {
+    const key = `${c.credType} ${c.repoUrl}`;
+    const seen = byKey.get(key);
+    if (seen && (seen.credentials.kind !== c.credentials.kind || seen.credentials.source !== c.credentials.source)) {
+      problems.push(`repository ${c.repoUrl} is given different credentials in two places (${seen.credentials.kind} and ${c.credentials.kind}); declare one`);
+    }
+    byKey.set(key, c);
+  }
+  return { accesses: [...byKey.values()].sort((a, b) => `${a.credType} ${a.repoUrl}`.localeCompare(`${b.credType} ${b.repoUrl}`)), problems };
+}
+
+/**
+ * Credential Secret shells for the repositories whose credentials are managed elsewhere: the
+ * label Kargo looks for and the repository URL, no secret values.
+ * @internal
+ */
+export function defineCredentialSecrets(scope: Construct, app: string, namespace: string, accesses: RepositoryAccess[]): void {
+  for (const access of accesses.filter(a => a.credentials.kind === CredentialsKind.MANAGED_SECRET)) {
+    const name = credentialSecretName(access);
+    new k8s.KubeSecret(scope, `Credentials-${name}`, {
+      metadata: {
+        name,
+        namespace,
+        labels: { 'kargo.akuity.io/cred-type': access.credType, [PlatformLabels.APP]: app },
+        annotations: { 'gitops-platform.io/credentials-source': access.credentials.source! },
+      },
+      type: 'Opaque',
+      stringData: { repoURL: access.repoUrl },
+    });
+  }
+}
+
+/** `creds-git-github-com-acme-releases`: stable, readable, a DNS subdomain. @internal */
+export function credentialSecretName(access: RepositoryAccess): string {
+  const slug = access.repoUrl.replace(/^[a-z]+:\/\//, '').replace(/\.git$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return `creds-${access.credType}-${slug}`.slice(0, 253).replace(/-+$/, '');
+}

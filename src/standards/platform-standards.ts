@@ -1,0 +1,142 @@
+import { Construct } from 'constructs';
+import { StandardsRules } from './built-in-rules';
+import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
+import { PlatformApp } from '../app/platform-app';
+import { fail } from '../util/errors';
+
+/**
+ * Properties for `PlatformStandards`.
+ */
+export interface PlatformStandardsProps {
+  /**
+   * Registry hosts images may come from; turns on the `allowed-registries` rule.
+   * @default - any registry
+   */
+  readonly allowedRegistries?: string[];
+  /**
+   * The largest share of a production stage's clusters one wave may hold, in percent
+   * (`max-wave-percent`).
+   * @default 50
+   */
+  readonly maxWavePercent?: number;
+  /**
+   * Custom rules, checked after the built-in ones.
+   * @default - none
+   */
+  readonly rules?: IStandardsRule[];
+  /**
+   * Ids of built-in rules to switch off for every app.
+   * @default - every built-in rule is on
+   */
+  readonly disabledRules?: string[];
+  /**
+   * Severity per rule id, overriding the rule's own.
+   * @default - each rule's own severity
+   */
+  readonly severities?: Record<string, RuleSeverity>;
+}
+
+/**
+ * The platform team's rules, applied to every `PlatformApp` of the cdk8s app at synth time.
+ * Synth reports every violation of every app at once, sorted, and fails when any is an error.
+ * Apps may be exempt from a rule with a written justification (`PlatformAppProps.exemptions`),
+ * which is recorded in their output.
+ *
+ * Built-in rules: `owner-contact`, `prod-verification`, `prod-gate`, `allowed-registries`
+ * (when registries are given), `no-mutable-tags`, `max-wave-percent`, `cluster-scoped-resources`,
+ * `name-length`.
+ */
+export class PlatformStandards extends Construct {
+  private readonly _rules: IStandardsRule[] = [];
+  private readonly severities: Record<string, RuleSeverity>;
+  // cdk8s validates once per synthesized chart as well as for the app: print each warning once
+  private readonly printedWarnings = new Set<string>();
+
+  constructor(scope: Construct, id: string, props: PlatformStandardsProps = {}) {
+    super(scope, id);
+    const subject = `PlatformStandards '${id}'`;
+    const percent = props.maxWavePercent ?? 50;
+    if (!(percent > 0 && percent <= 100)) fail(subject, 'maxWavePercent', percent, 'must be in (0, 100]');
+    const builtIn = [
+      StandardsRules.ownerContact(),
+      StandardsRules.prodVerification(),
+      StandardsRules.prodGate(),
+      ...props.allowedRegistries ? [StandardsRules.allowedRegistries({ registries: props.allowedRegistries })] : [],
+      StandardsRules.noMutableTags(),
+      StandardsRules.maxWavePercent({ percent }),
+      StandardsRules.clusterScopedResources(),
+      StandardsRules.nameLengths(),
+    ];
+    const disabled = props.disabledRules ?? [];
+    const unknown = disabled.filter(id2 => !builtIn.some(r => r.id === id2));
+    if (unknown.length > 0) {
+      fail(subject, 'disabledRules', unknown, 'names rules that are not built in', `use one of ${builtIn.map(r => r.id).join(', ')}`);
+    }
+    this.severities = { ...props.severities ?? {} };
+    for (const r of [...builtIn.filter(b => !disabled.includes(b.id)), ...props.rules ?? []]) {
+      this.addRule(r);
+    }
+    this.node.addValidation({ validate: () => this.validate() });
+  }
+
+  /**
+   * Adds a rule, checked after the existing ones.
+   */
+  public addRule(rule: IStandardsRule): void {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(rule.id ?? '')) {
+      fail(`PlatformStandards '${this.node.id}'`, 'rule id', rule.id, 'must be lowercase words joined by dashes', 'use e.g. "team-label-required"');
+    }
+    if (this._rules.some(r => r.id === rule.id)) {
+      fail(`PlatformStandards '${this.node.id}'`, 'rule id', rule.id, 'is already used', 'give every rule a unique id');
+    }
+    this._rules.push(rule);
+  }
+
+  /** The rules, in the order they are checked. */
+  public get rules(): IStandardsRule[] {
+    return [...this._rules];
+  }
+
+  /**
+   * Checks every app in the cdk8s app against the rules (apps' exemptions applied).
+   * @returns every violation, sorted by app, rule and message
+   */
+  public review(): StandardsViolation[] {
+    const apps = this.node.root.node.findAll().filter((c): c is PlatformApp => PlatformApp.isPlatformApp(c));
+    const violations: StandardsViolation[] = [];
+    for (const app of apps) {
+      const exempt = new Map(app.exemptions.map(e => [e.ruleId, e.justification]));
+      for (const ruleId of exempt.keys()) {
+        if (!this._rules.some(r => r.id === ruleId)) {
+          violations.push({
+            app: app.appName,
+            ruleId,
+            severity: RuleSeverity.ERROR,
+            message: `exemption names rule "${ruleId}", which these standards do not have; use one of ${this._rules.map(r => r.id).join(', ')}`,
+          });
+        }
+      }
+      for (const rule of this._rules) {
+        if (exempt.has(rule.id)) continue;
+        for (const message of rule.check(app)) {
+          violations.push({ app: app.appName, ruleId: rule.id, severity: this.severities[rule.id] ?? rule.severity, message });
+        }
+      }
+    }
+    return violations.sort((a, b) => a.app.localeCompare(b.app) || a.ruleId.localeCompare(b.ruleId) || a.message.localeCompare(b.message));
+  }
+
+  private validate(): string[] {
+    const violations = this.review();
+    for (const v of violations.filter(x => x.severity === RuleSeverity.WARNING)) {
+      const line = `warning: ${formatViolation(v)}`;
+      if (!this.printedWarnings.has(line)) console.warn(line);
+      this.printedWarnings.add(line);
+    }
+    return violations.filter(v => v.severity === RuleSeverity.ERROR).map(formatViolation);
+  }
+}
+
+function formatViolation(v: StandardsViolation): string {
+  return `standards: PlatformApp '${v.app}' breaks ${v.ruleId}: ${v.message}`;
+}

@@ -1,0 +1,2 @@
+export * from './verification-arg';
+export * from './verification';

@@ -1,0 +1,68 @@
+import { ApiObject, App, Chart, Duration, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+
+/** One environment variable of a check's container. @internal */
+export interface JobEnvVar {
+  readonly name: string;
+  /** Plain value (may hold `{{args.x}}`, which Rollouts fills). */
+  readonly value?: string;
+  /** Read straight from a Secret, so the value never appears in the Job object. */
+  readonly secretName?: string;
+  readonly secretKey?: string;
+}
+
+/** What a job check's container looks like once placeholders are filled. @internal */
+export interface JobSpecInput {
+  readonly image: string;
+  readonly command?: string[];
+  readonly args?: string[];
+  readonly env: JobEnvVar[];
+  readonly backoffLimit: number;
+  readonly activeDeadline: Duration;
+  readonly user: number;
+  readonly resources: kplus.ContainerResources;
+  readonly labels: Record<string, string>;
+}
+
+const CDK8S_ADDRESS_LABEL = 'cdk8s.io/metadata.addr';
+
+/**
+ * The batch/v1 JobSpec of a job metric, built with cdk8s-plus for its secure defaults (non-root,
+ * read-only root filesystem, no service account token) in a throwaway chart: only the spec is
+ * kept, since Argo Rollouts creates the Job itself, once per measurement.
+ * @internal
+ */
+export function renderJobSpec(input: JobSpecInput): any {
+  const chart = new Chart(new App(), 'verification');
+  const job = new kplus.Job(chart, 'job', {
+    backoffLimit: input.backoffLimit,
+    activeDeadline: input.activeDeadline,
+    podMetadata: { labels: input.labels },
+    securityContext: { ensureNonRoot: true, user: input.user },
+    containers: [{
+      name: 'check',
+      image: input.image,
+      command: input.command,
+      args: input.args,
+      resources: input.resources,
+      // A numeric user lets the kubelet prove the container is not root even when the image
+      // names its user (USER curl_user), which runAsNonRoot alone would refuse to start.
+      securityContext: { ensureNonRoot: true, user: input.user },
+      envVariables: Object.fromEntries(input.env.map(e => [e.name, e.secretName !== undefined
+        ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, `secret-${e.name}`, e.secretName), key: e.secretKey! })
+        : kplus.EnvValue.fromValue(e.value ?? '')])),
+    }],
+  });
+  // Test tools write temporary files; the root filesystem is read-only.
+  job.containers[0].mount('/tmp', kplus.Volume.fromEmptyDir(chart, 'tmp', 'tmp'));
+  const spec = ApiObject.of(job).toJson().spec;
+  // The address label only makes sense inside the throwaway chart.
+  delete spec.template?.metadata?.labels?.[CDK8S_ADDRESS_LABEL];
+  return spec;
+}
+
+/** Requests small enough for a probe on the hub, limits large enough for a test runner. @internal */
+export const DEFAULT_JOB_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.units(1) },
+  memory: { request: Size.mebibytes(128), limit: Size.mebibytes(512) },
+};

@@ -1,0 +1,202 @@
+import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
+import { Verification, VerificationKind } from './verification';
+import { argIdentity, VerificationArg } from './verification-arg';
+import { PlatformLabels } from '../fleet/labels';
+import { compact, duplicates } from '../util/collections';
+import { dns1123SubdomainProblem } from '../util/names';
+
+/** A cluster a Kargo Stage deploys to, as the placeholders of a check see it. @internal */
+export interface VerificationTarget {
+  readonly name: string;
+  readonly region: string;
+  readonly provider: string;
+  readonly accelerator: string;
+  readonly tier: string;
+}
+
+/** Where a list of checks is rendered: one Kargo Stage (a wave) of one app. @internal */
+export interface VerificationContext {
+  readonly app: string;
+  readonly project: string;
+  readonly kargoStage: string;
+  readonly pipelineStage: string;
+  readonly clusters: VerificationTarget[];
+}
+
+/** One AnalysisTemplate to define in the Kargo project namespace. @internal */
+export interface RenderedTemplate {
+  /** metadata.name */
+  readonly name: string;
+  /** metadata.labels, so the templates of an app and Stage can be listed */
+  readonly labels: Record<string, string>;
+  /** spec, plain JSON with the CRD's field names */
+  readonly spec: any;
+}
+
+/** @internal */
+export interface RenderedVerification {
+  /** AnalysisTemplates to define in the project namespace: metadata name + spec (plain JSON, exact CRD field names) */
+  readonly templates: RenderedTemplate[];
+  /** the Stage's spec.verification, or undefined when there are no checks */
+  readonly stageVerification: any | undefined;
+  /**
+   * What only shows once the Stage and its clusters are known (template names, metric names
+   * that collide); the caller reports them with its own name, like verificationProblems().
+   */
+  readonly problems: string[];
+}
+
+/** How one arg name is passed to the AnalysisRun, and by which check. */
+interface ArgUse {
+  readonly name: string;
+  readonly identity: string;
+  /** The Kargo value, or undefined when the template reads a Secret itself. */
+  readonly kargoValue?: string;
+  readonly check: string;
+}
+
+/**
+ * The AnalysisTemplates and the `spec.verification` of one Kargo Stage.
+ *
+ * Kargo merges every template of a Stage into one AnalysisRun, in the project namespace on the
+ * hub: args are shared by name and metric names must be unique across templates. So each
+ * generated check gets one template (`<kargoStage>-<check>`) holding one metric per cluster
+ * (`<check>-<cluster>`, placeholders filled), or a single metric (`<check>`) when it uses no
+ * per-cluster placeholder; templates declare the args they substitute and the Stage passes them.
+ * Report verificationProblems() first: checks with problems render, but not meaningfully.
+ * @internal
+ */
+export function renderVerification(checks: Verification[], ctx: VerificationContext): RenderedVerification {
+  const problems: string[] = [];
+  if (checks.length === 0) return { templates: [], stageVerification: undefined, problems };
+  const labels = {
+    [PlatformLabels.APP]: ctx.app,
+    [PlatformLabels.STAGE]: ctx.kargoStage,
+    [PlatformLabels.PIPELINE_STAGE]: ctx.pipelineStage,
+  };
+  const stageValues = { stage: ctx.pipelineStage };
+  const templates: RenderedTemplate[] = [];
+  const references: Array<{ name: string; kind: string }> = [];
+  const metricOwners = new Map<string, string>();
+  for (const check of checks) {
+    if (check.kind === VerificationKind.TEMPLATE) {
+      references.push({ name: check.name, kind: check._templateKind ?? 'AnalysisTemplate' });
+      continue;
+    }
+    const templateName = `${ctx.kargoStage}-${check.name}`;
+    const nameProblem = dns1123SubdomainProblem(templateName);
+    if (nameProblem) {
+      problems.push(`verification "${check.name}" AnalysisTemplate name ${nameProblem}, got "${templateName}"; shorten the check name`);
+    }
+    if (check._perCluster && ctx.clusters.length === 0) {
+      problems.push(`verification "${check.name}" uses per-cluster placeholders but Stage "${ctx.kargoStage}" has no clusters`);
+      continue;
+    }
+    const metrics: any[] = [];
+    const targets = check._perCluster ? ctx.clusters : [undefined];
+    for (const target of targets) {
+      const metricName = target ? `${check.name}-${target.name}` : check.name;
+      const owner = metricOwners.get(metricName);
+      if (owner !== undefined) {
+        problems.push(`verification "${check.name}" metric name "${metricName}" is also a metric of "${owner}"; `
+          + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
+      }
+      metricOwners.set(metricName, check.name);
+      const values: Record<string, string> = target ? { ...stageValues, ...clusterValues(target) } : stageValues;
+      const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
+      metrics.push(check._renderMetric(metricName, values, metricLabels));
+    }
+    const args = check._referencedArgs.map(name => templateArg(name, check._args[name]));
+    templates.push({
+      name: templateName,
+      labels: { ...labels },
+      spec: {
+        args: args.length > 0 ? args : undefined,
+        metrics,
+        dryRun: check._dryRun ? metrics.map(m => ({ metricName: m.name })) : undefined,
+      },
+    });
+    references.push({ name: templateName, kind: 'AnalysisTemplate' });
+  }
+  const generated = new Set(templates.map(t => t.name));
+  for (const check of checks) {
+    if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
+      problems.push(`verification template "${check.name}" has the name of a template generated for Stage "${ctx.kargoStage}"; rename the existing template or the generated check`);
+    }
+  }
+  const { uses } = argUses(checks, stageValues);
+  const kargoArgs = [...new Map(uses.filter(u => u.kargoValue !== undefined).map(u => [u.name, u])).values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(u => ({ name: u.name, value: u.kargoValue! }));
+  return {
+    templates: templates.map(t => ({ ...t, spec: compact(t.spec) })),
+    stageVerification: {
+      analysisTemplates: references,
+      analysisRunMetadata: { labels: { ...labels } },
+      args: kargoArgs.length > 0 ? kargoArgs : undefined,
+    },
+    problems,
+  };
+}
+
+/**
+ * What is wrong with a list of checks regardless of where they run: each check's own problems
+ * (prefixed with its name), names used twice, and args passed with different values by two checks.
+ * @internal
+ */
+export function verificationProblems(checks: Verification[]): string[] {
+  const problems: string[] = [];
+  for (const check of checks) {
+    for (const p of check._problems) problems.push(`verification "${check.name}": ${p}`);
+  }
+  for (const name of duplicates(checks.map(c => c.name))) {
+    problems.push(`verification names must be unique, got "${name}" more than once; give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`);
+  }
+  problems.push(...argUses(checks, {}).conflicts);
+  return problems;
+}
+
+function clusterValues(target: VerificationTarget): Record<string, string> {
+  return { cluster: target.name, region: target.region, provider: target.provider, accelerator: target.accelerator, tier: target.tier };
+}
+
+/** The template's declaration of an arg: required from Kargo, or read from a Secret. */
+function templateArg(name: string, arg: VerificationArg | undefined): any {
+  if (arg?.isSecret) {
+    return { name, valueFrom: { secretKeyRef: { name: arg.secretName, key: arg.secretKey } } };
+  }
+  return { name };
+}
+
+/**
+ * Every arg the AnalysisRun receives, and the names two checks pass differently: Kargo passes
+ * one value per name to every template, so the second would silently get the first's value.
+ */
+function argUses(checks: Verification[], values: Record<string, string>): { uses: ArgUse[]; conflicts: string[] } {
+  const uses: ArgUse[] = [];
+  const conflicts: string[] = [];
+  const byName = new Map<string, ArgUse>();
+  const add = (use: ArgUse) => {
+    const first = byName.get(use.name);
+    if (first === undefined) {
+      byName.set(use.name, use);
+      uses.push(use);
+    } else if (first.identity !== use.identity) {
+      conflicts.push(`args.${use.name} is passed with different values by verification "${first.check}" (${first.identity}) and "${use.check}" (${use.identity}); `
+        + 'the Stage passes one value per name to all its checks: rename the arg in one of them');
+    }
+  };
+  for (const check of checks) {
+    const names = check.kind === VerificationKind.TEMPLATE ? Object.keys(check._args).sort() : check._referencedArgs;
+    for (const name of names) {
+      const arg = check._args[name];
+      if (check.kind !== VerificationKind.TEMPLATE && BUILT_IN_ARGS[name] !== undefined && arg === undefined) {
+        add({ name, identity: `value ${JSON.stringify(BUILT_IN_ARGS[name])}`, kargoValue: BUILT_IN_ARGS[name], check: check.name });
+      } else if (arg !== undefined) {
+        const kargoValue = arg.isSecret ? undefined : fillPlaceholders(arg.kargoValue ?? '', values);
+        add({ name, identity: argIdentity(arg), kargoValue, check: check.name });
+      }
+    }
+  }
+  return { uses, conflicts };
+}

@@ -1,0 +1,129 @@
+import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
+import { Artifact, gitUrlProblem } from '../app/artifact';
+import { expr, imageTag, literal } from '../kargo/expressions';
+import { dns1123SubdomainProblem } from '../util/names';
+
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/**
+ * The value of an argument a check references as `{{args.<name>}}`.
+ *
+ * Every value but `fromSecret()` is passed by the Kargo Stage (`spec.verification.args`) and
+ * evaluated once per verification, so it is the same for every cluster of a wave: put
+ * per-cluster placeholders (`{cluster}`, ...) in the check's URL, query or command instead.
+ */
+export class VerificationArg {
+  /**
+   * Fixed text. It may use `{stage}` (the pipeline stage); it must not be empty (Kargo treats
+   * an empty value as missing).
+   */
+  public static value(text: string): VerificationArg {
+    const problems: string[] = [];
+    const shown = JSON.stringify(text);
+    if (typeof text !== 'string' || text === '') {
+      problems.push(`arg value must not be empty, got ${shown}; Kargo drops empty args and the AnalysisRun then fails`);
+    } else {
+      if (text.includes('${{') || text.includes('${%')) {
+        problems.push(`arg value must be plain text, got ${shown}; use VerificationArg.expression() for a Kargo expression`);
+      }
+      for (const name of new Set(synthPlaceholdersIn(text))) {
+        if (CLUSTER_PLACEHOLDERS.includes(name)) {
+          problems.push(`arg value uses {${name}}, got ${shown}; args are shared by every cluster of a wave, put {${name}} in the check's url, query or command instead`);
+        } else if (!SYNTH_PLACEHOLDERS.includes(name)) {
+          problems.push(`arg value uses unknown placeholder {${name}}, got ${shown}; only {stage} is available in arg values`);
+        }
+      }
+    }
+    return new VerificationArg(text, undefined, undefined, problems);
+  }
+
+  /**
+   * The tag of an image of the Freight being verified, e.g. to check that the deployed
+   * version reports it. The repository must be one of the app's image artifacts.
+   */
+  public static imageTag(imageRepo: string): VerificationArg {
+    const problems = Artifact.image(`${imageRepo ?? ''}`)._problems;
+    return new VerificationArg(imageTag(`${imageRepo}`), undefined, undefined, problems);
+  }
+
+  /**
+   * The commit of a Git repository of the Freight being verified. The repository must be one
+   * of the app's Git artifacts or its manifest source.
+   */
+  public static commit(gitUrl: string): VerificationArg {
+    const problem = gitUrlProblem(gitUrl ?? '');
+    const url = `${gitUrl}`.replace(/\/+$/, '');
+    // Unlike a promotion step, a verification arg must evaluate to text: an all-digit commit ID
+    // would otherwise reach Rollouts as a number.
+    const value = expr(`quote(commitFrom(${literal(url)}).ID)`);
+    return new VerificationArg(value, undefined, undefined,
+      problem ? [`commit arg git url ${problem}, got ${JSON.stringify(gitUrl)}; use the https:// clone URL`] : []);
+  }
+
+  /**
+   * A Kargo expression (expr-lang, without `${{ }}`), evaluated when verification starts. It may
+   * use `ctx.project`, `ctx.stage`, Stage `vars` and Freight functions (`imageFrom()`,
+   * `commitFrom()`, `chartFrom()`), not `outputs`. The result is passed as text (`quote()`).
+   */
+  public static expression(expression: string): VerificationArg {
+    const problems: string[] = [];
+    const text = `${expression ?? ''}`.trim();
+    const shown = JSON.stringify(expression);
+    if (text === '') {
+      problems.push(`arg expression must not be empty, got ${shown}; use e.g. "ctx.stage"`);
+    } else if (text.startsWith('${{') || text.startsWith('${%')) {
+      problems.push(`arg expression must be bare expr-lang without \${{ }}, got ${shown}; the delimiters are added for you`);
+    } else if (text.includes('}}')) {
+      problems.push(`arg expression must not contain "}}", got ${shown}; Kargo would end the expression there`);
+    }
+    if (/\boutputs\b/.test(text)) {
+      problems.push(`arg expression uses outputs, got ${shown}; promotion step outputs are not available to verification, only ctx.project, ctx.stage, vars and Freight functions`);
+    }
+    const ctxField = /\bctx\.(\w+)/g;
+    for (const m of text.matchAll(ctxField)) {
+      if (m[1] !== 'project' && m[1] !== 'stage') {
+        problems.push(`arg expression uses ctx.${m[1]}, got ${shown}; verification only knows ctx.project and ctx.stage`);
+      }
+    }
+    return new VerificationArg(expr(`quote(${text})`), undefined, undefined, problems);
+  }
+
+  /**
+   * A key of a Kubernetes Secret in the Kargo project namespace, where the AnalysisRun runs.
+   * Argo Rollouts reads it when the run starts (`valueFrom.secretKeyRef`), so the value never
+   * appears in Git, in the Stage or in Kargo. The only way to pass credentials to a check.
+   */
+  public static fromSecret(secretName: string, key: string): VerificationArg {
+    const problems: string[] = [];
+    const nameProblem = dns1123SubdomainProblem(`${secretName ?? ''}`);
+    if (nameProblem) problems.push(`secret name ${nameProblem}, got ${JSON.stringify(secretName)}; name a Secret in the Kargo project namespace`);
+    if (!SECRET_KEY.test(`${key ?? ''}`)) {
+      problems.push(`secret key must consist of letters, digits, '-', '_' or '.', got ${JSON.stringify(key)}`);
+    }
+    return new VerificationArg(undefined, secretName, key, problems);
+  }
+
+  private constructor(
+    /** The value Kargo passes (text or `${{ }}` expression), or undefined for a Secret. */
+    public readonly kargoValue: string | undefined,
+    /** The Secret holding the value, for `fromSecret()`. */
+    public readonly secretName: string | undefined,
+    /** The key in that Secret, for `fromSecret()`. */
+    public readonly secretKey: string | undefined,
+    /** @internal */
+    public readonly _problems: string[]) {}
+
+  /** Whether the value comes from a Kubernetes Secret. */
+  public get isSecret(): boolean {
+    return this.secretName !== undefined;
+  }
+}
+
+/**
+ * Two args with the same name must agree wherever they are used: the Stage passes one value per
+ * name to every template of the AnalysisRun. Returns a comparable description of the value.
+ * @internal
+ */
+export function argIdentity(arg: VerificationArg): string {
+  return arg.isSecret ? `secret ${arg.secretName}/${arg.secretKey}` : `value ${JSON.stringify(arg.kargoValue)}`;
+}

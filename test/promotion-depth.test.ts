@@ -1,0 +1,310 @@
+import { Duration, Testing } from 'cdk8s';
+import { describe, expect, test } from 'vitest';
+import { appProps, find, ofKind, world } from './fixtures';
+import {
+  Approval, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PromotionPipeline, RepositoryCredentials, Tier,
+  Verification, VerificationArg, Versioning, Waves,
+} from '../src';
+import { formatIssues, ManifestValidator } from '../src/testkit';
+
+const validator = ManifestValidator.load();
+
+function define(overrides: (w: ReturnType<typeof world>) => any = () => ({})) {
+  const w = world();
+  const app = new PlatformApp(w.app, 'api', appProps(w, overrides(w)));
+  const objects = Testing.synth(app);
+  expect(formatIssues(validator.validateObjects(objects))).toBe('');
+  return { app, objects, w };
+}
+
+const steps = (objects: any[], stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps;
+
+describe('promotion by pull request', () => {
+  function prPipeline(w: ReturnType<typeof world>) {
+    return new PromotionPipeline(w.app, 'pr', {
+      stages: [
+        { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+        { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), approval: Approval.pullRequest({ promoters: ['change-board'], labels: ['release'] }) },
+      ],
+    });
+  }
+
+  test('pushes to a generated branch, opens a pull request against the release branch, waits for the merge and syncs to the merge commit', () => {
+    const { objects } = define(w => ({ pipeline: prPipeline(w) }));
+    const prod = steps(objects, 'prod');
+    expect(prod.slice(-5).map((s: any) => [s.uses, s.as])).toEqual([
+      ['git-commit', 'commit'], ['git-push', 'push'], ['git-open-pr', 'open-pr'], ['git-wait-for-pr', 'wait-for-pr'], ['argocd-update', 'sync'],
+    ]);
+    expect(prod[prod.length - 4].config).toEqual({ path: './out', generateTargetBranch: true });
+    expect(prod[prod.length - 3].config).toMatchObject({
+      repoURL: 'https://github.com/acme/releases.git',
+      sourceBranch: '${{ outputs[\'push\'].branch }}',
+      targetBranch: 'rendered/api/prod',
+      labels: ['release'],
+    });
+    expect(prod[prod.length - 2].config).toEqual({ repoURL: 'https://github.com/acme/releases.git', prNumber: '${{ outputs[\'open-pr\'].pr.id }}' });
+    expect(prod[prod.length - 1].config.apps[0].sources[0].desiredRevision).toBe('${{ outputs[\'wait-for-pr\'].commit }}');
+    // a direct-push stage is unchanged
+    expect(steps(objects, 'dev').find((s: any) => s.uses === 'git-open-pr')).toBeUndefined();
+  });
+
+  test('opens the pull request by itself (auto-promotion), the merge is the gate; promoters come from the stage', () => {
+    const { objects } = define(w => ({ pipeline: prPipeline(w) }));
+    expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev', 'prod']);
+    expect(find(objects, 'ServiceAccount', 'promoter-prod').metadata.annotations['rbac.kargo.akuity.io/claims']).toBe('{"groups":["change-board"]}');
+  });
+});
+
+describe('verification', () => {
+  const http = Verification.http({
+    name: 'version',
+    url: 'https://api.{cluster}.example.com/version',
+    jsonPath: '{$.version}',
+    successCondition: 'result == \'{{args.version}}\'',
+    args: { version: VerificationArg.imageTag('ghcr.io/acme/api') },
+  });
+
+  test('each Kargo Stage references an AnalysisTemplate per check, with one metric per cluster of the wave', () => {
+    const { objects } = define(() => ({ verification: [http] }));
+    const canary = find(objects, 'Stage', 'prod-canary');
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }]);
+    expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
+    const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
+    expect(template.metadata.namespace).toBe('api');
+    expect(template.spec.metrics.map((m: any) => [m.name, m.provider.web.url])).toEqual([
+      ['version-aws-prod-cpu-1', 'https://api.aws-prod-cpu-1.example.com/version'],
+      ['version-gcp-prod-h100-1', 'https://api.gcp-prod-h100-1.example.com/version'],
+    ]);
+    expect(template.spec.args).toEqual([{ name: 'version' }]);
+    expect(ofKind(objects, 'AnalysisTemplate')).toHaveLength(4);
+  });
+
+  test('pipeline checks, app checks and stage-specific checks are combined per stage', () => {
+    const { objects } = define(w => ({
+      pipeline: new PromotionPipeline(w.app, 'checked', {
+        stages: [
+          { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+          { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [Verification.fromTemplate('platform-smoke', { clusterScoped: true })] },
+        ],
+      }),
+      verification: [http],
+      stageVerification: { prod: [Verification.job({ name: 'e2e', image: 'ghcr.io/acme/e2e:1.0.0', containerArgs: ['--target', '{cluster}'] })] },
+    }));
+    expect(find(objects, 'Stage', 'dev').spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual(['dev-version']);
+    expect(find(objects, 'Stage', 'prod').spec.verification.analysisTemplates).toEqual([
+      { name: 'platform-smoke', kind: 'ClusterAnalysisTemplate' },
+      { name: 'prod-version', kind: 'AnalysisTemplate' },
+      { name: 'prod-e2e', kind: 'AnalysisTemplate' },
+    ]);
+    expect(find(objects, 'AnalysisTemplate', 'prod-e2e').spec.metrics[0].provider.job.spec.template.spec.containers[0].args).toEqual(['--target', 'aws-prod-cpu-1']);
+  });
+
+  test('fails if a check references an undeclared argument', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, {
+      verification: [Verification.http({ name: 'v', url: 'https://x.example.com/{{args.release}}' })],
+    }))).toThrow(/verification: verification "v": .*args\.release/);
+  });
+
+  test('fails if stageVerification names a stage the pipeline does not have', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { stageVerification: { production: [http] } })))
+      .toThrow(/stageVerification names stage "production", which pipeline 'standard' does not have; use one of "dev", "staging", "prod"/);
+  });
+
+  test('fails if the pipeline and the app declare checks with the same name', () => {
+    const w = world();
+    const pipeline = new PromotionPipeline(w.app, 'p', { stages: [{ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [http] }] });
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { pipeline, verification: [http] })))
+      .toThrow(/stage "prod" has several checks named "version" \(from the pipeline and the app\)/);
+  });
+});
+
+describe('artifacts and versioning rules', () => {
+  test('every image selection strategy, tag filters and platform become Warehouse subscription fields (no removed fields)', () => {
+    const { objects } = define(() => ({
+      artifacts: [
+        Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('>=1.2.0, <2.0.0', false), allowTags: ['^1\\.'], discoveryLimit: 10 }),
+        Artifact.image('ghcr.io/acme/worker', { versioning: Versioning.digest('stable'), helmValuesKey: 'worker.image' }),
+        Artifact.image('ghcr.io/acme/batch', { versioning: Versioning.lexical(), allowTags: ['^\\d{8}$'], helmValuesKey: 'batch.image' }),
+        Artifact.image('ghcr.io/acme/ml', { versioning: Versioning.newestBuild(), ignoreTags: ['-rc'], platform: 'linux/arm64', helmValuesKey: 'ml.image' }),
+      ],
+    }));
+    const subs = find(objects, 'Warehouse', 'api').spec.subscriptions;
+    expect(subs.slice(0, 4)).toEqual([
+      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer', constraint: '>=1.2.0, <2.0.0', strictSemvers: false, allowTagsRegexes: ['^1\\.'], discoveryLimit: 10 } },
+      { image: { repoURL: 'ghcr.io/acme/worker', imageSelectionStrategy: 'Digest', constraint: 'stable' } },
+      { image: { repoURL: 'ghcr.io/acme/batch', imageSelectionStrategy: 'Lexical', allowTagsRegexes: ['^\\d{8}$'] } },
+      { image: { repoURL: 'ghcr.io/acme/ml', imageSelectionStrategy: 'NewestBuild', ignoreTagsRegexes: ['-rc'], platform: 'linux/arm64' } },
+    ]);
+    const text = JSON.stringify(subs);
+    for (const removed of ['"allowTags"', '"ignoreTags"', '"semverConstraint"']) expect(text).not.toContain(removed);
+    // all four images are injected into the render, digests by digest
+    const setValues = find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.setValues.map((v: any) => v.key);
+    expect(setValues.slice(0, 8)).toEqual([
+      'image.repository', 'image.tag', 'worker.image.repository', 'worker.image.digest', 'batch.image.repository', 'batch.image.tag',
+      'ml.image.repository', 'ml.image.tag',
+    ]);
+  });
+
+  test('helm charts (https with name, oci without) and git repositories are subscribed and promoted together', () => {
+    const { objects } = define(() => ({
+      artifacts: [
+        Artifact.image('ghcr.io/acme/api'),
+        Artifact.helmChart('https://charts.example.com/stable', { name: 'redis', semver: '^19.0.0' }),
+        Artifact.helmChart('oci://ghcr.io/acme/charts/api-base', { dependencyName: 'base' }),
+        Artifact.git('https://github.com/acme/config.git', { selection: GitCommitSelection.SEMVER, semver: '^3.0.0', allowTags: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'] }),
+      ],
+    }));
+    expect(find(objects, 'Warehouse', 'api').spec.subscriptions).toEqual([
+      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer' } },
+      { chart: { repoURL: 'https://charts.example.com/stable', name: 'redis', semverConstraint: '^19.0.0' } },
+      { chart: { repoURL: 'oci://ghcr.io/acme/charts/api-base' } },
+      { git: { repoURL: 'https://github.com/acme/config.git', commitSelectionStrategy: 'SemVer', semverConstraint: '^3.0.0', allowTagsRegexes: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'] } },
+      { git: { repoURL: 'https://github.com/acme/api.git', commitSelectionStrategy: 'NewestFromBranch', branch: 'main', includePaths: ['chart'] } },
+    ]);
+    const update = steps(objects, 'dev').find((s: any) => s.uses === 'helm-update-chart');
+    expect(update.config.charts).toEqual([
+      { repository: 'https://charts.example.com/stable', name: 'redis', version: '${{ chartFrom(\'https://charts.example.com/stable\', \'redis\').Version }}' },
+      { repository: 'oci://ghcr.io/acme/charts/api-base', name: 'base', version: '${{ chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version }}' },
+    ]);
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.buildDependencies).toBe(true);
+  });
+
+  test.each<[string, () => Artifact, RegExp]>([
+    ['a chart URL has the wrong scheme', () => Artifact.helmChart('ftp://charts.example.com', { name: 'x' }), /must start with https:\/\/ \(chart repository\) or oci:\/\//],
+    ['an oci chart has a name', () => Artifact.helmChart('oci://ghcr.io/acme/charts/x', { name: 'x' }), /name must be omitted for oci:\/\/ repositories/],
+    ['an https chart has no name', () => Artifact.helmChart('https://charts.example.com'), /name is required for https:\/\/ repositories/],
+    ['a tag regex does not compile', () => Artifact.image('ghcr.io/acme/api', { allowTags: ['^v(1'] }), /allowTags regular expression does not compile .*got "\^v\(1"/],
+    ['a tag regex uses lookahead', () => Artifact.image('ghcr.io/acme/api', { ignoreTags: ['^(?!v)'] }), /uses lookaround, which Go regular expressions do not support/],
+    ['a git path regex does not compile', () => Artifact.git('https://github.com/acme/x.git', { includePaths: ['regex:[a-'] }), /git path filter does not compile/],
+    ['a git branch is given with a tag selection', () => Artifact.git('https://github.com/acme/x.git', { selection: GitCommitSelection.NEWEST_TAG, branch: 'main' }), /branch only applies to NEWEST_FROM_BRANCH/],
+    ['a git repository uses ssh', () => Artifact.git('git@github.com:acme/x.git'), /must use https \(SSH URLs are deprecated in Kargo and removed in v1.13\)/],
+    ['the platform is not os/arch', () => Artifact.image('ghcr.io/acme/api', { platform: 'amd64' }), /platform must be "os\/arch", got "amd64"/],
+    ['the discovery limit is out of range', () => Artifact.image('ghcr.io/acme/api', { discoveryLimit: 500 }), /discoveryLimit must be a whole number from 1 to 100, got 500/],
+    ['digest versioning has no tag', () => Artifact.image('ghcr.io/acme/api', { versioning: Versioning.digest('') }), /digest versioning needs the mutable tag to track/],
+  ])('fails if %s', (_, make, message) => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { artifacts: [make()] }))).toThrow(message);
+  });
+});
+
+describe('manifest sources', () => {
+  test('kustomize: images are set in the base from Freight (tag or digest), each cluster\'s overlay is built into its directory', () => {
+    const { objects } = define(() => ({
+      artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.image('ghcr.io/acme/sidecar', { versioning: Versioning.digest('edge') })],
+      source: ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'deploy/base', overlayPath: 'deploy/{stage}/{region}' }),
+    }));
+    const setImage = steps(objects, 'dev').find((s: any) => s.uses === 'kustomize-set-image');
+    expect(setImage.config).toEqual({
+      path: './src/deploy/base',
+      images: [
+        { image: 'ghcr.io/acme/api', tag: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' },
+        { image: 'ghcr.io/acme/sidecar', digest: '${{ imageFrom(\'ghcr.io/acme/sidecar\').Digest }}' },
+      ],
+    });
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps).toEqual([{
+      uses: 'kustomize-build',
+      as: 'render',
+      config: { path: './src/deploy/${{ vars.stage }}/${{ vars.region }}', outPath: './out/${{ vars.cluster }}/manifests.yaml' },
+    }]);
+    expect(find(objects, 'Warehouse', 'api').spec.subscriptions[2].git.includePaths).toEqual(['deploy/base', 'deploy']);
+  });
+
+  test('helm: per-stage values files are required, per-cluster ones optional', () => {
+    const { objects } = define(() => ({
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', valuesFiles: ['stages/{stage}.yaml'], optionalValuesFiles: ['clusters/{cluster}.yaml'] }),
+    }));
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config).toMatchObject({
+      valuesFiles: ['./src/chart/stages/${{ vars.stage }}.yaml', './src/chart/clusters/${{ vars.cluster }}.yaml'],
+      ignoreMissingValueFiles: true,
+    });
+  });
+});
+
+describe('repository credentials', () => {
+  test('managed Secrets are labelled shells with the repository URL and no secret values; workload identity writes nothing', () => {
+    const { objects } = define(() => ({
+      artifacts: [
+        Artifact.image('registry.acme.example/team/api', { credentials: RepositoryCredentials.managedSecret({ source: 'vault:kv/registry' }) }),
+        Artifact.image('123456789012.dkr.ecr.us-east-1.amazonaws.com/team/worker', { credentials: RepositoryCredentials.workloadIdentity(), helmValuesKey: 'worker.image' }),
+      ],
+      releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret github-app (merge)' }),
+    }));
+    const secrets = ofKind(objects, 'Secret');
+    expect(secrets).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: {
+          name: 'creds-git-github-com-acme-releases',
+          namespace: 'api',
+          labels: { 'kargo.akuity.io/cred-type': 'git', 'gitops-platform.io/app': 'api' },
+          annotations: { 'gitops-platform.io/credentials-source': 'ExternalSecret github-app (merge)' },
+        },
+        stringData: { repoURL: 'https://github.com/acme/releases.git' },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: {
+          name: 'creds-image-registry-acme-example-team-api',
+          namespace: 'api',
+          labels: { 'kargo.akuity.io/cred-type': 'image', 'gitops-platform.io/app': 'api' },
+          annotations: { 'gitops-platform.io/credentials-source': 'vault:kv/registry' },
+        },
+        stringData: { repoURL: 'registry.acme.example/team/api' },
+      },
+    ]);
+  });
+
+  test('fails if one repository gets two kinds of credentials', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, {
+      releaseRepo: 'https://github.com/acme/api.git',
+      releaseRepoCredentials: RepositoryCredentials.workloadIdentity(),
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', credentials: RepositoryCredentials.managedSecret({ source: 'vault:x' }) }),
+    }))).toThrow(/repository https:\/\/github.com\/acme\/api.git is given different credentials in two places/);
+  });
+
+  test('fails if a managed Secret does not say where its values come from', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: '' }) })))
+      .toThrow(/releaseRepoCredentials: managedSecret source must say where the values come from/);
+  });
+});
+
+describe('recovery', () => {
+  test('every version a promotion renders comes from the Freight, so promoting older Freight renders the older release', () => {
+    const { objects } = define(() => ({ artifacts: [Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('^1.0.0') })] }));
+    const render = JSON.stringify(find(objects, 'PromotionTask', 'render-cluster'));
+    expect(render).toContain('imageFrom(\'ghcr.io/acme/api\').Tag');
+    for (const stage of ofKind(objects, 'Stage')) {
+      const s = stage.spec.promotionTemplate.spec.steps;
+      // the source is checked out at the Freight's commit, never at a branch head
+      expect(s[0].config.checkout[0]).toEqual({ commit: '${{ commitFrom(\'https://github.com/acme/api.git\').ID }}', path: './src' });
+      // the release branch is cleared before rendering: each commit is the complete state, so a rollback removes what the newer release added
+      const clear = s.findIndex((x: any) => x.uses === 'git-clear');
+      const firstRender = s.findIndex((x: any) => x.task);
+      expect(clear).toBeGreaterThan(-1);
+      expect(clear).toBeLessThan(firstRender);
+    }
+  });
+
+  test('soak times apply between waves and stages, but a person may promote older Freight at once', () => {
+    const { objects } = define(w => ({
+      pipeline: new PromotionPipeline(w.app, 'soaked', {
+        stages: [
+          { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+          { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byLabel('ring', ['canary', 'broad']), soak: Duration.hours(2) },
+        ],
+      }),
+    }));
+    expect(find(objects, 'Stage', 'prod-canary').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
+    expect(find(objects, 'Stage', 'prod-broad').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
+    // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
+    expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
+  });
+});
