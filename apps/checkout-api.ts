@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, RepositoryCredentials, Verification, VerificationArg, Versioning,
+  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, VerificationArg, Versioning,
 } from '../src';
 
 /**
@@ -10,7 +10,7 @@ import {
  * request), Kustomize overlays, date-stamped image tags from a private registry, verified by a
  * smoke-test Job.
  */
-export function checkoutApi(scope: Construct, { fleet, regulated }: Platform): PlatformApp {
+export function checkoutApi(scope: Construct, { fleet, regulated }: Platform, overrides: Partial<PlatformAppProps> = {}): PlatformApp {
   const image = 'registry.acme.example/commerce/checkout-api';
   return new PlatformApp(scope, 'checkout-api', {
     owner: { team: 'commerce', contact: 'commerce-oncall@acme.example', groups: ['commerce-leads'] },
@@ -41,5 +41,6 @@ export function checkoutApi(scope: Construct, { fleet, regulated }: Platform): P
     ],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    ...overrides,
   });
 }

@@ -1,12 +1,12 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
-import { Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, Versioning } from '../src';
+import { Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, Versioning } from '../src';
 
 /**
  * The developer-portal team's documentation preview: follows the mutable `latest` tag by
  * digest on the preview pipeline, which never reaches a gated stage.
  */
-export function docsPreview(scope: Construct, { fleet, preview }: Platform): PlatformApp {
+export function docsPreview(scope: Construct, { fleet, preview }: Platform, overrides: Partial<PlatformAppProps> = {}): PlatformApp {
   return new PlatformApp(scope, 'docs-preview', {
     owner: { team: 'devportal', contact: '#devportal' },
     fleet,
@@ -15,5 +15,6 @@ export function docsPreview(scope: Construct, { fleet, preview }: Platform): Pla
     source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/docs-site.git', path: 'deploy/chart' }),
     targets: ClusterSelector.accelerator(Accelerator.NONE),
     releaseRepo: 'https://github.com/acme/releases.git',
+    ...overrides,
   });
 }

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, Comparison, ManifestSource, PlatformApp, RepositoryCredentials, Requirement, Verification,
+  Accelerator, Artifact, ClusterSelector, Comparison, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement, Verification,
   VerificationArg, Versioning,
 } from '../src';
 
@@ -10,7 +10,7 @@ import {
  * or newer, a Helm chart with per-stage and per-cluster values, checked over HTTP on every
  * cluster and by its error rate in Prometheus.
  */
-export function inferenceGateway(scope: Construct, { fleet, standard }: Platform): PlatformApp {
+export function inferenceGateway(scope: Construct, { fleet, standard }: Platform, overrides: Partial<PlatformAppProps> = {}): PlatformApp {
   const image = 'ghcr.io/acme/inference-gateway';
   return new PlatformApp(scope, 'inference-gateway', {
     owner: { team: 'inference', contact: '#inference-oncall', groups: ['inference-admins'] },
@@ -43,5 +43,6 @@ export function inferenceGateway(scope: Construct, { fleet, standard }: Platform
     ],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    ...overrides,
   });
 }

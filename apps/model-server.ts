@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, RepositoryCredentials, Requirement,
+  Accelerator, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement,
   Verification, Versioning,
 } from '../src';
 
@@ -10,7 +10,7 @@ import {
  * that depends on the upstream chart from an OCI registry, model configuration from its own Git
  * repository, and the newest image build from ECR (read with Kargo's workload identity).
  */
-export function modelServer(scope: Construct, { fleet, standard }: Platform): PlatformApp {
+export function modelServer(scope: Construct, { fleet, standard }: Platform, overrides: Partial<PlatformAppProps> = {}): PlatformApp {
   return new PlatformApp(scope, 'model-server', {
     owner: { team: 'ml-platform', contact: 'https://oncall.acme.example/ml-platform', groups: ['ml-platform'] },
     fleet,
@@ -49,5 +49,6 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform): Pl
     ],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    ...overrides,
   });
 }

@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
-import { Artifact, ManifestSource, PlatformApp, RepositoryCredentials, Verification, Versioning } from '../src';
+import { Artifact, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, Versioning } from '../src';
 
 /**
  * The observability team's node agent: on every cluster, from an upstream chart in an HTTPS chart
  * repository. It needs a ClusterRole to read node metrics, which the standards only allow with a
  * recorded exemption.
  */
-export function telemetryAgent(scope: Construct, { fleet, standard }: Platform): PlatformApp {
+export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, overrides: Partial<PlatformAppProps> = {}): PlatformApp {
   return new PlatformApp(scope, 'telemetry-agent', {
     owner: { team: 'observability', contact: '#observability' },
     fleet,
@@ -32,5 +32,6 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform):
     verification: [Verification.http({ name: 'ready', url: 'https://telemetry.{cluster}.acme.internal/ready' })],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    ...overrides,
   });
 }

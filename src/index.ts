@@ -20,3 +20,4 @@ export * from './plan/release-plan';
 export * from './standards/standards-rule';
 export * from './standards/built-in-rules';
 export * from './standards/platform-standards';
+export * from './report/platform-report';

@@ -95,6 +95,8 @@ export interface IClusterFleet extends IConstruct {
   readonly clusters: Cluster[];
 }
 
+const CLUSTER_FLEET = Symbol.for('cdk8s-gitops-platform.ClusterFleet');
+
 /**
  * The clusters Argo CD delivers to, owned by the platform team. Synthesizes to one chart:
  * one declarative Argo CD cluster Secret per cluster, with the cluster's attributes as labels
@@ -103,6 +105,13 @@ export interface IClusterFleet extends IConstruct {
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/declarative-setup/#clusters
  */
 export class ClusterFleet extends Chart implements IClusterFleet {
+  /**
+   * Whether `x` is a ClusterFleet. (Chart makes `instanceof` true for any chart, so use this.)
+   */
+  public static isClusterFleet(x: any): x is ClusterFleet {
+    return x !== null && typeof x === 'object' && CLUSTER_FLEET in x;
+  }
+
   /**
    * Defines a fleet from the clusters Terraform provisioned: the JSON that
    * `terraform output -json` prints, with one output (default `clusters`) listing them.
@@ -131,6 +140,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
     super(scope, id, { disableResourceNameHashes: true });
+    Object.defineProperty(this, CLUSTER_FLEET, { value: true });
     this.fleetName = props.fleetName ?? id;
     const subject = `ClusterFleet '${this.fleetName}'`;
     const nameProblem = labelValueProblem(this.fleetName) ?? dns1123LabelProblem(this.fleetName);

@@ -1,0 +1,101 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { PlatformApp } from '../app/platform-app';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
+import { ClusterFleet } from '../fleet/cluster-fleet';
+
+/**
+ * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
+ * release plan (a Mermaid graph of its promotion track and a table of stages, clusters, gates and
+ * checks) and the fleet's controller shard report. One file per app and one for the fleet, so a
+ * change to one app changes only that app's files.
+ */
+export class PlatformReport {
+  /** The release plan of one app, as Markdown with a Mermaid graph. */
+  public static renderApp(app: PlatformApp): string {
+    const plan = app.plan;
+    const lines: string[] = [
+      `# ${plan.app}`,
+      '',
+      `Owned by team ${app.owner.team} (${app.owner.contact}). Kargo Project \`${plan.project}\`; `
+        + `deployed to namespace \`${plan.destinationNamespace}\` on ${plan.clusters.length} cluster(s).`,
+      '',
+      '```mermaid',
+      'flowchart LR',
+      `  warehouse[("Warehouse ${plan.app}")]`,
+    ];
+    for (const stage of plan.stages) {
+      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.approval}${stage.production ? ', production' : ''}"]`);
+      for (const wave of stage.waves) {
+        const where = wave.argoCd === ArgoCdTopologyKind.CENTRAL ? 'central Argo CD' : `own Argo CD, shard ${wave.kargoShard}`;
+        lines.push(`    ${id(wave.kargoStage)}["${wave.kargoStage}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
+      }
+      lines.push('  end');
+    }
+    for (const wave of plan.stages.flatMap(s => s.waves)) {
+      if (wave.upstreams.length === 0) {
+        lines.push(`  warehouse --> ${id(wave.kargoStage)}`);
+      }
+      for (const up of wave.upstreams) {
+        lines.push(`  ${id(up)} -->${wave.soak ? `|soak ${wave.soak}|` : ''} ${id(wave.kargoStage)}`);
+      }
+    }
+    lines.push('```', '', '| Kargo Stage | gate | soak | checks | release branch | clusters |', '| --- | --- | --- | --- | --- | --- |');
+    for (const stage of plan.stages) {
+      for (const wave of stage.waves) {
+        lines.push(`| ${wave.kargoStage} | ${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.join(', ')})`} `
+          + `| ${wave.soak ?? ''} | ${stage.verification.join(', ')} | \`${wave.releaseBranch}\` | ${wave.clusters.join(', ')} |`);
+      }
+    }
+    lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} \`${a.repoUrl}\``).join(', ')}.`);
+    if (app.exemptions.length > 0) {
+      lines.push('', 'Standards exemptions:', '', ...app.exemptions.map(e => `- \`${e.ruleId}\`: ${e.justification}`));
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  /** The fleet's clusters by topology and its application controller shards, as Markdown. */
+  public static renderFleet(fleet: ClusterFleet): string {
+    const clusters = fleet.clusters;
+    const own = clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER);
+    const lines = [
+      `# Fleet ${fleet.fleetName}`,
+      '',
+      `${clusters.length} clusters: ${clusters.length - own.length} on the central Argo CD (namespace \`${fleet.argoCdNamespace}\`), `
+        + `${own.length} with their own Argo CD.`,
+    ];
+    const report = fleet.reportShards();
+    if (report) {
+      lines.push('', `## Application controller shards (imbalance ${report.imbalancePercent}%)`, '',
+        '| shard | Applications | clusters |', '| --- | --- | --- |',
+        ...report.shards.map(s => `| ${s.shard} | ${s.applications} | ${s.clusters.length} |`));
+    }
+    if (own.length > 0) {
+      lines.push('', '## Clusters with their own Argo CD', '', '| cluster | Kargo shard | Argo CD namespace |', '| --- | --- | --- |',
+        ...own.map(c => `| ${c.name} | ${c.kargoShard} | ${c.argoCd.namespace} |`));
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  /**
+   * Writes `<app>.plan.md` for every app and `<fleet>.fleet.md` for every fleet into the app's
+   * output directory; call it after `app.synth()`.
+   */
+  public static write(app: App): void {
+    for (const c of app.node.findAll()) {
+      if (PlatformApp.isPlatformApp(c)) {
+        fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
+      } else if (ClusterFleet.isClusterFleet(c)) {
+        fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`), PlatformReport.renderFleet(c));
+      }
+    }
+  }
+
+  private constructor() {}
+}
+
+/** Mermaid node ids: letters, digits and underscores. */
+function id(name: string): string {
+  return `s_${name.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
