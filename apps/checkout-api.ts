@@ -2,7 +2,8 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, VerificationArg, Versioning,
+  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification,
+  VerificationArg, Versioning,
 } from '../src';
 
 /**
