@@ -186,6 +186,23 @@ describe('PlatformApp', () => {
     expect(app.plan.clusters).toContain('aws-dev-cpu');
   });
 
+  test('two charts of one classic Helm repository are two subscriptions; the same chart twice is refused', () => {
+    const charts = (...names: string[]) => [Artifact.image('ghcr.io/acme/api'), ...names.map(name => Artifact.helmChart('https://charts.example.com', { name }))];
+    const { objects } = synthApp(() => ({ artifacts: charts('redis', 'postgresql') }));
+    expect(find(objects, 'Warehouse', 'api').spec.subscriptions.filter((s: any) => s.chart).map((s: any) => s.chart.name)).toEqual(['redis', 'postgresql']);
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { artifacts: charts('redis', 'redis') })))
+      .toThrow(/artifacts must not subscribe to the same repository twice, got \["chart:https:\/\/charts.example.com"\]/);
+  });
+
+  test('a long app name can keep a short Helm release name', () => {
+    const { objects } = synthApp(() => ({
+      appName: 'a'.repeat(60),
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', releaseName: 'api' }),
+    }));
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.releaseName).toBe('api');
+  });
+
   test('escape hatch: a JSON patch on an object reaches the output', () => {
     const w = world();
     const app = new PlatformApp(w.app, 'api', appProps(w));
@@ -197,6 +214,7 @@ describe('PlatformApp', () => {
   describe('bad input', () => {
     test.each<[string, (w: ReturnType<typeof world>) => any, RegExp]>([
       ['the app name is not a DNS label', () => ({ appName: 'Payments_API' }), /PlatformApp 'Payments_API': appName must consist of lowercase letters/],
+      ['the app name is a system namespace', () => ({ appName: 'argocd' }), /appName "argocd" is the name of a system namespace/],
       ['the namespace is invalid', () => ({ namespace: 'a.b' }), /namespace must consist of lowercase letters, digits and '-'/],
       ['the owner has no contact', () => ({ owner: { team: 'payments', contact: ' ' } }), /owner.contact must not be empty/],
       ['there are no artifacts', () => ({ artifacts: [] }), /artifacts must list at least one artifact, got none/],
@@ -209,6 +227,17 @@ describe('PlatformApp', () => {
         /semver constraint is not a valid SemVer range, got "\^1.x.y.z"; use a range such as/],
       ['the same image is subscribed twice', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.image('ghcr.io/acme/api')] }),
         /artifacts must not subscribe to the same repository twice, got \["image:ghcr.io\/acme\/api"\]/],
+      ['the same git repository is subscribed twice, spelled differently (Kargo compares URLs without .git)',
+        () => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git'), Artifact.git('https://github.com/acme/config')] }),
+        /artifacts must not subscribe to the same repository twice, got \["git:https:\/\/github.com\/acme\/config.git","git:https:\/\/github.com\/acme\/config"\]/],
+      ['a git artifact names the source repository spelled differently, so the Warehouse would subscribe to it twice',
+        () => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/Acme/api')] }),
+        /artifacts must not subscribe to the same repository twice, got \["git:https:\/\/github.com\/Acme\/api","git:https:\/\/github.com\/acme\/api.git"\]/],
+      ['the app name, the default Helm release name, is longer than Helm allows', () => ({ appName: 'a'.repeat(54) }),
+        /PlatformApp 'a{54}': appName is the Helm release name, which must be at most 53 characters \(it has 54\), got "a{54}"; shorten the app name or set ManifestSource.helm\(\{ releaseName \}\)/],
+      ['the Helm release name is longer than Helm allows',
+        () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', releaseName: 'r'.repeat(54) }) }),
+        /source: helm releaseName must be at most 53 characters \(it has 54\), got "r{54}"; helm template refuses longer release names/],
       ['the release repository is not https', () => ({ releaseRepo: 'git@github.com:acme/releases.git' }), /releaseRepo must use https/],
       ['the source path escapes the repository', () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: '../chart' }) }),
         /source: helm path must be a relative path inside the repository without "..", got "..\/chart"/],

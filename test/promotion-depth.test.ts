@@ -269,6 +269,26 @@ describe('repository credentials', () => {
     }))).toThrow(/repository https:\/\/github.com\/acme\/api.git is given different credentials in two places/);
   });
 
+  test('one repository spelled two ways gets one managed Secret (Kargo matches credentials by normalized URL)', () => {
+    const github = RepositoryCredentials.managedSecret({ source: 'vault:kv/kargo/github' });
+    const { objects } = define(() => ({
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', credentials: github }),
+      releaseRepo: 'https://github.com/acme/api',
+      releaseRepoCredentials: github,
+    }));
+    expect(ofKind(objects, 'Secret').map(o => o.metadata.name)).toEqual(['creds-git-github-com-acme-api']);
+  });
+
+  test('fails if two repositories would share a managed Secret\'s name', () => {
+    const w = world();
+    const github = RepositoryCredentials.managedSecret({ source: 'vault:kv/kargo/github' });
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, {
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api-x.git', path: 'chart', credentials: github }),
+      releaseRepo: 'https://github.com/acme/api.x',
+      releaseRepoCredentials: github,
+    }))).toThrow(/repositories https:\/\/github.com\/acme\/api-x.git and https:\/\/github.com\/acme\/api.x would share the credentials Secret "creds-git-github-com-acme-api-x"/);
+  });
+
   test('fails if a managed Secret does not say where its values come from', () => {
     const w = world();
     expect(() => new PlatformApp(w.app, 'api', appProps(w, { releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: '' }) })))
@@ -306,5 +326,15 @@ describe('recovery', () => {
     expect(find(objects, 'Stage', 'prod-broad').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
+  });
+});
+
+describe('regular expressions are checked as Go reads them', () => {
+  test.each([['(?i)^v\\d+$'], ['^(?i:release)-\\d+$'], ['^\\d{8}-[0-9a-f]{7}$']])('accepts %s', (pattern) => {
+    expect(Artifact.image('ghcr.io/acme/api', { allowTags: [pattern] })._problems).toEqual([]);
+  });
+
+  test.each([['^v(1', /does not compile/], ['(?=v)', /lookaround/], ['(a)\\1', /backreference/], ['^v\\Z', /uses \\Z/]])('refuses %s', (pattern, message) => {
+    expect(Artifact.image('ghcr.io/acme/api', { allowTags: [pattern] })._problems.join('\n')).toMatch(message);
   });
 });

@@ -105,6 +105,20 @@ describe('ReleasePlan', () => {
     expect(() => plan(10, Waves.byCount(2), { maxClusters: 4 })).toThrow(/wave "w1" has 5 clusters but the wave budget allows 4/);
   });
 
+  test('fails if a stage is named like the Kargo Stage of another stage\'s wave', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', { clusters: prodFleet(4) });
+    const pipeline = new PromotionPipeline(app, 'p', {
+      stages: [
+        { name: 'prod-w1', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+        { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byCount(2) },
+      ],
+    });
+    // both would be Kargo Stage "prod-w1", with one release branch and one ApplicationSet
+    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any))).toThrow(
+      /^PlatformApp 'api': stage "prod" wave "w1" Kargo Stage name is also the Kargo Stage name of stage "prod-w1", got "prod-w1"; each stage, wave and cluster with its own Argo CD needs its own Kargo Stage/);
+  });
+
   test('fails if a cluster has no wave label', () => {
     expect(() => plan(3, Waves.byLabel('ring', ['canary', 'broad'])))
       .toThrow(/stage "prod" waves by label "ring" \(canary, broad\) cannot place cluster\(s\) prod-01 \(ring=<unset>\)/);

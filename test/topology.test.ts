@@ -2,7 +2,7 @@ import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { applicationsUpdatedBy, argoCdInstances, releaseConsistencyProblems } from './argocd-simulation';
 import { appProps, SMALL_FLEET, standardPipeline } from './fixtures';
-import { ArgoCdTopology, ClusterFleet, ClusterOptions, PlatformApp } from '../src';
+import { Approval, ArgoCdTopology, ClusterFleet, ClusterOptions, ClusterSelector, PlatformApp, Tier } from '../src';
 import { formatIssues, ManifestValidator } from '../src/testkit';
 
 const validator = ManifestValidator.load();
@@ -114,6 +114,38 @@ describe('Argo CD topologies', () => {
     const fleet = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET, topology: ArgoCdTopology.perCluster() });
     expect(Testing.synth(fleet)).toEqual([]);
     expect(fleet.clusters.every(c => c.kargoShard === c.name)).toBe(true);
+  });
+
+  test('fails if the Kargo Stage of a cluster with its own Argo CD is named like another stage', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', { clusters: halfMigrated(['gcp-dev-h100']) });
+    // dev's part for gcp-dev-h100 is Kargo Stage "dev-gcp-dev-h100", the name of the next stage
+    const pipeline = standardPipeline(app, {
+      stages: [
+        { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+        { name: 'dev-gcp-dev-h100', clusters: ClusterSelector.tier(Tier.STAGING, Tier.PROD) },
+      ],
+    });
+    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline })))
+      .toThrow(/stage "dev-gcp-dev-h100" Kargo Stage name is also the Kargo Stage name of stage "dev" \(cluster "gcp-dev-h100"\), got "dev-gcp-dev-h100"/);
+  });
+
+  test('fails if another app is named like the chart of a cluster with its own Argo CD (<app>--<cluster>)', () => {
+    const clusters = halfMigrated(['gcp-dev-h100']);
+    // the other app first: api's chart for gcp-dev-h100 would take its id
+    let app = Testing.app();
+    let fleet = new ClusterFleet(app, 'fleet', { clusters });
+    let pipeline = standardPipeline(app);
+    new PlatformApp(app, 'api--gcp-dev-h100', appProps({ app, fleet, pipeline }));
+    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline }))).toThrow(
+      /^PlatformApp 'api': output chart for cluster "gcp-dev-h100" is already used by PlatformApp 'api--gcp-dev-h100', got "api--gcp-dev-h100"; give the apps names that do not clash/);
+    // api first: the other app's chart would take the id of api's chart for gcp-dev-h100
+    app = Testing.app();
+    fleet = new ClusterFleet(app, 'fleet', { clusters });
+    pipeline = standardPipeline(app);
+    new PlatformApp(app, 'api', appProps({ app, fleet, pipeline }));
+    expect(() => new PlatformApp(app, 'api--gcp-dev-h100', appProps({ app, fleet, pipeline }))).toThrow(
+      /^PlatformApp 'api--gcp-dev-h100': construct id is already the output chart of PlatformApp 'api' for its cluster "gcp-dev-h100", got "api--gcp-dev-h100"/);
   });
 
   test('fails if two clusters with their own Argo CD share a Kargo shard', () => {

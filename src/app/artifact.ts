@@ -296,6 +296,18 @@ export function gitUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What makes two subscriptions the same for Kargo, which compares repository URLs without case
+ * and trailing slashes (and Git URLs without `.git`), tells the charts of a classic (https) Helm
+ * repository apart by name, and rejects a Warehouse that subscribes to one twice.
+ * @internal
+ */
+export function subscriptionIdentity(kind: ArtifactKind, repoUrl: string, chartName?: string): string {
+  const url = `${repoUrl}`.trim().toLowerCase().replace(/\/+$/, '');
+  if (kind === ArtifactKind.GIT) return `${kind}:${url.replace(/\.git$/, '')}`;
+  return kind === ArtifactKind.HELM_CHART && !url.startsWith('oci://') ? `${kind}:${url}#${chartName ?? ''}` : `${kind}:${url}`;
+}
+
 function checkRegexes(problems: string[], field: string, patterns: string[] | undefined) {
   for (const p of patterns ?? []) {
     const problem = re2Problem(p);

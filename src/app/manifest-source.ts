@@ -72,6 +72,17 @@ export interface KustomizeSourceOptions extends ManifestSourceOptions {
 
 const TOKENS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
 
+/** The longest release name Helm accepts (chartutil.ValidateReleaseName), even for `helm template`. */
+const HELM_RELEASE_NAME_MAX = 53;
+
+/**
+ * Returns why Helm would refuse `name` as a release name because of its length, or undefined.
+ * @internal
+ */
+export function helmReleaseNameLengthProblem(name: string): string | undefined {
+  return name.length > HELM_RELEASE_NAME_MAX ? `must be at most ${HELM_RELEASE_NAME_MAX} characters (it has ${name.length})` : undefined;
+}
+
 /**
  * Where an application's manifests come from and how they are rendered for each cluster.
  * Every promotion renders them once per target cluster into the release branch.
@@ -88,6 +99,8 @@ export class ManifestSource {
     for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
     if (options.releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.releaseName)) {
       problems.push(`helm releaseName must be a DNS-1123 label, got "${options.releaseName}"`);
+    } else if (options.releaseName !== undefined && helmReleaseNameLengthProblem(options.releaseName)) {
+      problems.push(`helm releaseName ${helmReleaseNameLengthProblem(options.releaseName)}, got "${options.releaseName}"; helm template refuses longer release names`);
     }
     return new ManifestSource(ManifestSourceKind.HELM, `${options.repoUrl}`.replace(/\/+$/, ''), options.branch ?? 'main', options, undefined, problems);
   }

@@ -1,11 +1,12 @@
 import { Chart } from 'cdk8s';
-import { Construct } from 'constructs';
-import { Artifact, ArtifactKind, gitUrlProblem } from './artifact';
-import { ManifestSource } from './manifest-source';
+import { Construct, IConstruct } from 'constructs';
+import { Artifact, ArtifactKind, gitUrlProblem, subscriptionIdentity } from './artifact';
+import { helmReleaseNameLengthProblem, ManifestSource } from './manifest-source';
 import { AppOwner } from './owner';
 import { RepositoryCredentials } from './repository-credentials';
 import { Requirement } from './requirement';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
@@ -144,13 +145,16 @@ export class PlatformApp extends Chart {
   public readonly exemptions: StandardsExemption[];
 
   constructor(scope: Construct, id: string, props: PlatformAppProps) {
-    super(scope, id, { disableResourceNameHashes: true });
+    super(scope, chartIdFree(scope, id, props.appName ?? id), { disableResourceNameHashes: true });
     Object.defineProperty(this, PLATFORM_APP, { value: true });
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
     const problems = new ProblemList(subject);
     problems.check('appName', this.appName, dns1123LabelProblem(this.appName),
       'use a short lowercase DNS-1123 label: it becomes the Kargo Project namespace');
+    if (RESERVED_NAMESPACES.includes(this.appName) || this.appName === props.fleet?.argoCdNamespace) {
+      problems.add(`appName "${this.appName}" is the name of a system namespace, which the app's Kargo Project would take over; choose another name`);
+    }
     const namespace = props.namespace ?? this.appName;
     if (props.namespace !== undefined) {
       problems.check('namespace', namespace, dns1123LabelProblem(namespace), 'use a DNS-1123 label');
@@ -159,15 +163,26 @@ export class PlatformApp extends Chart {
     problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? ''), 'use the https:// clone URL of the release repository');
     (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
     reportValue(problems, 'source', props.source);
+    if (props.source?.helmOptions && props.source.helmOptions.releaseName === undefined) {
+      const tooLong = helmReleaseNameLengthProblem(this.appName);
+      problems.check('appName', this.appName, tooLong && `is the Helm release name, which ${tooLong}`, 'shorten the app name or set ManifestSource.helm({ releaseName })');
+    }
     reportValue(problems, 'targets', props.targets);
     (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
     if (!props.source) problems.add('source is required, got nothing; use ManifestSource.helm() or ManifestSource.kustomize()');
     if (!props.artifacts || props.artifacts.length === 0) {
       problems.add('artifacts must list at least one artifact, got none; add e.g. Artifact.image(\'ghcr.io/acme/app\')');
     }
-    const repos = duplicates((props.artifacts ?? []).map(a => `${a.kind}:${a.repoUrl}`));
+    // the Warehouse subscribes to every artifact, and to the source unless a git artifact names it exactly
+    const subscriptions: { kind: ArtifactKind; repoUrl: string; chart?: string }[] = (props.artifacts ?? [])
+      .map(a => ({ kind: a.kind, repoUrl: a.repoUrl, chart: a.chartOptions.name }));
+    if (props.source && !subscriptions.some(s => s.kind === ArtifactKind.GIT && s.repoUrl === props.source.repoUrl)) {
+      subscriptions.push({ kind: ArtifactKind.GIT, repoUrl: props.source.repoUrl });
+    }
+    const identities = subscriptions.map(s => subscriptionIdentity(s.kind, s.repoUrl, s.chart));
+    const repos = duplicates(identities).flatMap(dup => [...new Set(subscriptions.filter((_, i) => identities[i] === dup).map(s => `${s.kind}:${s.repoUrl}`))]);
     problems.check('artifacts', repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
-      'Kargo rejects duplicate subscriptions: declare each repository once');
+      'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
     if (props.source && (props.artifacts ?? []).some(a => a.kind === ArtifactKind.GIT && a.repoUrl === props.source.repoUrl)) {
       const explicit = props.artifacts.find(a => a.kind === ArtifactKind.GIT && a.repoUrl === props.source.repoUrl)!;
       if (explicit.gitOptions.branch !== undefined && explicit.gitOptions.branch !== props.source.branch) {
@@ -233,7 +248,9 @@ export class PlatformApp extends Chart {
       // a sibling chart, hence its own file, per cluster that runs its own Argo CD
       chartForCluster: (cluster) => {
         if (!perCluster.has(cluster)) {
-          perCluster.set(cluster, new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true }));
+          const chart = new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true });
+          Object.defineProperty(chart, PER_CLUSTER_CHART, { value: `${subject} for its cluster "${cluster}"` });
+          perCluster.set(cluster, chart);
         }
         return perCluster.get(cluster)!;
       },
@@ -252,6 +269,31 @@ export class PlatformApp extends Chart {
 }
 
 const PLATFORM_APP = Symbol.for('cdk8s-gitops-platform.PlatformApp');
+
+/** Namespaces of the hub that a Kargo Project (whose namespace is the app's name) must not claim. */
+const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', 'kargo', 'kargo-system-resources',
+  'kargo-shared-resources', 'argo-rollouts'];
+/** Marks the chart of a cluster with its own Argo CD; its value names the app and the cluster. */
+const PER_CLUSTER_CHART = Symbol.for('cdk8s-gitops-platform.PerClusterChart');
+
+/** Who holds a sibling chart id, for messages. */
+function chartOwner(c: IConstruct): string {
+  if (PlatformApp.isPlatformApp(c)) return `PlatformApp '${c.appName}'`;
+  return (c as any)[PER_CLUSTER_CHART] ?? `construct ${c.node.path}`;
+}
+
+/**
+ * The id of an app's chart, unless it is the id of another app's per-cluster chart
+ * (`<app>--<cluster>`), which would otherwise fail as a duplicate construct without saying why.
+ */
+function chartIdFree(scope: Construct, id: string, appName: string): string {
+  const existing = scope.node.tryFindChild(id);
+  if (existing && (existing as any)[PER_CLUSTER_CHART]) {
+    throw new Error(`PlatformApp '${appName}': construct id is already the output chart of ${chartOwner(existing)}, got "${id}"; `
+      + 'give the app an id that is not <app>--<cluster> of another app');
+  }
+  return id;
+}
 
 /** Where an app's standards exemptions are recorded in its output. */
 const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';
@@ -342,6 +384,17 @@ function claimNames(scope: Construct, subject: string, plan: ReleasePlan) {
   for (const [kind, name] of claims) {
     const holder = claimName(scope, kind, name, owner);
     if (holder) problems.add(`${kind} name "${name}" is already used by ${holder}; give the apps distinct names`);
+  }
+  // the chart of a cluster with its own Argo CD is a sibling of the app's chart, named <app>--<cluster>
+  const parent = scope.node.scope ?? scope;
+  for (const w of plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
+    for (const c of w.clusters) {
+      const existing = parent.node.tryFindChild(perClusterChartId(plan.app, c));
+      if (existing) {
+        problems.add(`output chart for cluster "${c}" is already used by ${chartOwner(existing)}, got "${perClusterChartId(plan.app, c)}"; `
+          + 'give the apps names that do not clash as <app>--<cluster>');
+      }
+    }
   }
   problems.throwIfAny();
 }

@@ -36,14 +36,27 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
   const byKey = new Map<string, RepositoryAccess>();
   const problems: string[] = [];
   for (const c of candidates) {
-    const key = `${c.credType} ${c.repoUrl}`;
+    // one repository spelled two ways (case, trailing slash, .git) is one repository to Kargo
+    const url = c.repoUrl.toLowerCase().replace(/\/+$/, '');
+    const key = `${c.credType} ${c.credType === 'git' ? url.replace(/\.git$/, '') : url}`;
     const seen = byKey.get(key);
     if (seen && (seen.credentials.kind !== c.credentials.kind || seen.credentials.source !== c.credentials.source)) {
       problems.push(`repository ${c.repoUrl} is given different credentials in two places (${seen.credentials.kind} and ${c.credentials.kind}); declare one`);
     }
     byKey.set(key, c);
   }
-  return { accesses: [...byKey.values()].sort((a, b) => `${a.credType} ${a.repoUrl}`.localeCompare(`${b.credType} ${b.repoUrl}`)), problems };
+  const accesses = [...byKey.values()].sort((a, b) => `${a.credType} ${a.repoUrl}`.localeCompare(`${b.credType} ${b.repoUrl}`));
+  const secretOwners = new Map<string, string>();
+  for (const a of accesses.filter(x => x.credentials.kind === CredentialsKind.MANAGED_SECRET)) {
+    const name = credentialSecretName(a);
+    const other = secretOwners.get(name);
+    if (other !== undefined) {
+      problems.push(`repositories ${other} and ${a.repoUrl} would share the credentials Secret "${name}", whose name is made of the URL's letters and digits; `
+        + 'use workload identity for one of them, or one repository');
+    }
+    secretOwners.set(name, a.repoUrl);
+  }
+  return { accesses, problems };
 }
 
 /**

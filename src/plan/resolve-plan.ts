@@ -46,6 +46,8 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   }
 
   const owner = new Map<string, string>();
+  // Kargo Stage names also name release branches and ApplicationSets, so two waves must never share one
+  const kargoStageOwners = new Map<string, string>();
   const stages: StagePlan[] = [];
   let upstreams: string[] = [];
   for (const stage of pipeline.stages) {
@@ -92,6 +94,12 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       for (const segment of segments) {
         problems.check(`stage "${stage.name}" Kargo Stage name`, segment.kargoStage, dns1123LabelProblem(segment.kargoStage),
           'Kargo Stage names become label values: keep stage, wave, shard and cluster names short');
+        const wave = `stage "${stage.name}"${split.groups.length === 1 ? '' : ` wave "${group.name}"`}`
+          + `${segment.argoCd === ArgoCdTopologyKind.PER_CLUSTER ? ` (cluster "${segment.clusters[0].name}")` : ''}`;
+        const taken = kargoStageOwners.get(segment.kargoStage);
+        problems.check(`${wave} Kargo Stage name`, segment.kargoStage, taken === undefined ? undefined : `is also the Kargo Stage name of ${taken}`,
+          'each stage, wave and cluster with its own Argo CD needs its own Kargo Stage, release branch and ApplicationSet: rename the stage');
+        if (taken === undefined) kargoStageOwners.set(segment.kargoStage, wave);
         waves.push({
           name: group.name,
           kargoStage: segment.kargoStage,
