@@ -1,12 +1,12 @@
 import { Chart } from 'cdk8s';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
+import { chartIdFree, claimAppNames, markPerClusterChart, perClusterChartId } from './app-names';
 import { Artifact, ArtifactKind, gitUrlProblem, subscriptionIdentity } from './artifact';
 import { helmReleaseNameLengthProblem, ManifestSource } from './manifest-source';
 import { AppOwner } from './owner';
 import { RepositoryCredentials } from './repository-credentials';
 import { Requirement } from './requirement';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
-import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
@@ -20,9 +20,8 @@ import { resolveReleasePlan } from '../plan/resolve-plan';
 import { StandardsExemption } from '../standards/standards-rule';
 import { duplicates } from '../util/collections';
 import { ProblemList, reportValue } from '../util/errors';
-import { claimName } from '../util/name-registry';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
-import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
+import { collectStageChecks, renderStageChecks } from '../verification/stage-checks';
 import { Verification } from '../verification/verification';
 
 /**
@@ -189,7 +188,8 @@ export class PlatformApp extends Chart {
         problems.add(`the git artifact for the source repository follows branch "${explicit.gitOptions.branch}" but the source uses "${props.source.branch}"; make them agree`);
       }
     }
-    const checks = checksByStage(problems, props);
+    const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
+      props.stageVerification ?? {});
     checkExemptions(problems, props.exemptions ?? []);
     reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
     const access = props.source && props.artifacts
@@ -219,9 +219,9 @@ export class PlatformApp extends Chart {
       verification: checks,
     });
     const clusters = new Map<string, Cluster>(props.fleet.clusters.map(c => [c.name, c]));
-    const verification = renderChecks(subject, this.plan, checks, clusters);
+    const verification = renderStageChecks(subject, this.plan, checks, clusters);
 
-    claimNames(this, subject, this.plan);
+    claimAppNames(this, subject, this.plan, c => PlatformApp.isPlatformApp(c) ? `PlatformApp '${c.appName}'` : undefined);
     const description = `${this.appName}, owned by team ${props.owner.team} (${props.owner.contact})`;
     const annotations: Record<string, string> = this.exemptions.length > 0
       ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
@@ -249,7 +249,7 @@ export class PlatformApp extends Chart {
       chartForCluster: (cluster) => {
         if (!perCluster.has(cluster)) {
           const chart = new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true });
-          Object.defineProperty(chart, PER_CLUSTER_CHART, { value: `${subject} for its cluster "${cluster}"` });
+          markPerClusterChart(chart, `${subject} for its cluster "${cluster}"`);
           perCluster.set(cluster, chart);
         }
         return perCluster.get(cluster)!;
@@ -273,28 +273,6 @@ const PLATFORM_APP = Symbol.for('cdk8s-gitops-platform.PlatformApp');
 /** Namespaces of the hub that a Kargo Project (whose namespace is the app's name) must not claim. */
 const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', 'kargo', 'kargo-system-resources',
   'kargo-shared-resources', 'argo-rollouts'];
-/** Marks the chart of a cluster with its own Argo CD; its value names the app and the cluster. */
-const PER_CLUSTER_CHART = Symbol.for('cdk8s-gitops-platform.PerClusterChart');
-
-/** Who holds a sibling chart id, for messages. */
-function chartOwner(c: IConstruct): string {
-  if (PlatformApp.isPlatformApp(c)) return `PlatformApp '${c.appName}'`;
-  return (c as any)[PER_CLUSTER_CHART] ?? `construct ${c.node.path}`;
-}
-
-/**
- * The id of an app's chart, unless it is the id of another app's per-cluster chart
- * (`<app>--<cluster>`), which would otherwise fail as a duplicate construct without saying why.
- */
-function chartIdFree(scope: Construct, id: string, appName: string): string {
-  const existing = scope.node.tryFindChild(id);
-  if (existing && (existing as any)[PER_CLUSTER_CHART]) {
-    throw new Error(`PlatformApp '${appName}': construct id is already the output chart of ${chartOwner(existing)}, got "${id}"; `
-      + 'give the app an id that is not <app>--<cluster> of another app');
-  }
-  return id;
-}
-
 /** Where an app's standards exemptions are recorded in its output. */
 const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';
 
@@ -306,97 +284,6 @@ function checkExemptions(problems: ProblemList, exemptions: StandardsExemption[]
   });
   const dup = duplicates(exemptions.map(e => e.ruleId));
   if (dup.length > 0) problems.add(`exemptions name rule(s) ${dup.join(', ')} more than once; give one justification per rule`);
-}
-
-/** The checks of each pipeline stage: the pipeline's, then the app's, then the app's for that stage. */
-function checksByStage(problems: ProblemList, props: PlatformAppProps): Map<string, Verification[]> {
-  const byStage = new Map<string, Verification[]>();
-  const stages = props.pipeline?.stages ?? [];
-  for (const name of Object.keys(props.stageVerification ?? {})) {
-    if (!stages.some(s => s.name === name)) {
-      problems.add(`stageVerification names stage "${name}", which pipeline '${props.pipeline?.pipelineName}' does not have; `
-        + `use one of ${stages.map(s => `"${s.name}"`).join(', ')}`);
-    }
-  }
-  for (const p of verificationProblems(props.verification ?? [])) problems.add(`verification: ${p}`);
-  for (const stage of stages) {
-    const own = props.stageVerification?.[stage.name] ?? [];
-    for (const p of verificationProblems(own)) problems.add(`stageVerification["${stage.name}"]: ${p}`);
-    const all = [...stage.verification, ...props.verification ?? [], ...own];
-    const dup = duplicates(all.map(c => c.name));
-    if (dup.length > 0) {
-      problems.add(`stage "${stage.name}" has several checks named ${dup.map(d => `"${d}"`).join(', ')} (from the pipeline and the app); give each check a unique name`);
-    }
-    byStage.set(stage.name, all);
-  }
-  return byStage;
-}
-
-/** AnalysisTemplates and Stage verification for every Kargo Stage of the plan. */
-function renderChecks(subject: string, plan: ReleasePlan, checks: Map<string, Verification[]>, clusters: Map<string, Cluster>) {
-  const problems = new ProblemList(subject);
-  const rendered = new Map<string, RenderedVerification>();
-  const templateOwners = new Map<string, string>();
-  for (const stage of plan.stages) {
-    for (const wave of stage.waves) {
-      const r = renderVerification(checks.get(stage.name) ?? [], {
-        app: plan.app,
-        project: plan.project,
-        kargoStage: wave.kargoStage,
-        pipelineStage: stage.name,
-        clusters: wave.clusters.map(name => {
-          const c = clusters.get(name)!;
-          return { name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
-        }),
-      });
-      r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
-      for (const t of r.templates) {
-        const owner = templateOwners.get(t.name);
-        if (owner) problems.add(`AnalysisTemplate name "${t.name}" is generated for both stage "${owner}" and stage "${wave.kargoStage}"; rename one of the checks`);
-        templateOwners.set(t.name, wave.kargoStage);
-      }
-      rendered.set(wave.kargoStage, r);
-    }
-  }
-  problems.throwIfAny();
-  return rendered;
-}
-
-/**
- * The id, hence the file name, of the chart a cluster with its own Argo CD applies for an app.
- * @internal
- */
-export function perClusterChartId(app: string, cluster: string): string {
-  return `${app}--${cluster}`;
-}
-
-/** Names other apps must not use: Kargo Projects are cluster-wide, Argo CD objects share a namespace. */
-function claimNames(scope: Construct, subject: string, plan: ReleasePlan) {
-  const owner = `${subject} (construct ${scope.node.path})`;
-  const sameApp = claimName(scope, 'app', plan.app, owner);
-  if (sameApp) {
-    throw new Error(`${subject}: appName "${plan.app}" is already used by ${sameApp}; give every app a unique name`);
-  }
-  const problems = new ProblemList(subject);
-  const claims: Array<[string, string]> = [];
-  for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet]);
-  for (const c of plan.clusters) claims.push(['argocd Application', `${plan.app}-${c}`]);
-  for (const [kind, name] of claims) {
-    const holder = claimName(scope, kind, name, owner);
-    if (holder) problems.add(`${kind} name "${name}" is already used by ${holder}; give the apps distinct names`);
-  }
-  // the chart of a cluster with its own Argo CD is a sibling of the app's chart, named <app>--<cluster>
-  const parent = scope.node.scope ?? scope;
-  for (const w of plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
-    for (const c of w.clusters) {
-      const existing = parent.node.tryFindChild(perClusterChartId(plan.app, c));
-      if (existing) {
-        problems.add(`output chart for cluster "${c}" is already used by ${chartOwner(existing)}, got "${perClusterChartId(plan.app, c)}"; `
-          + 'give the apps names that do not clash as <app>--<cluster>');
-      }
-    }
-  }
-  problems.throwIfAny();
 }
 
 function checkOwner(problems: ProblemList, owner: AppOwner | undefined) {

@@ -11,18 +11,6 @@ export function undefinedIfEmpty(value: any): any {
 }
 
 /**
- * Returns the entries of `record` sorted by key, so output does not depend on insertion order.
- * @internal
- */
-export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
-  const result: Record<string, T> = {};
-  for (const key of Object.keys(record).sort()) {
-    result[key] = record[key];
-  }
-  return result;
-}
-
-/**
  * Returns the values that occur more than once, in order of first repetition.
  * @internal
  */

@@ -1,0 +1,72 @@
+import { renderVerification, RenderedVerification, verificationProblems } from './render';
+import { Verification } from './verification';
+import { Cluster } from '../fleet/cluster';
+import { PipelineStage } from '../pipeline/promotion-pipeline';
+import { ReleasePlan } from '../plan/release-plan';
+import { duplicates } from '../util/collections';
+import { ProblemList } from '../util/errors';
+
+/**
+ * The checks of each pipeline stage for one app: the pipeline's, then the app's for every stage,
+ * then the app's for that stage. Problems go to `problems`.
+ * @internal
+ */
+export function collectStageChecks(problems: ProblemList, pipelineName: string, stages: PipelineStage[], everyStage: Verification[],
+  perStage: Record<string, Verification[]>): Map<string, Verification[]> {
+  const byStage = new Map<string, Verification[]>();
+  for (const name of Object.keys(perStage)) {
+    if (!stages.some(s => s.name === name)) {
+      problems.add(`stageVerification names stage "${name}", which pipeline '${pipelineName}' does not have; `
+        + `use one of ${stages.map(s => `"${s.name}"`).join(', ')}`);
+    }
+  }
+  for (const p of verificationProblems(everyStage)) problems.add(`verification: ${p}`);
+  for (const stage of stages) {
+    const own = perStage[stage.name] ?? [];
+    for (const p of verificationProblems(own)) problems.add(`stageVerification["${stage.name}"]: ${p}`);
+    const all = [...stage.verification, ...everyStage, ...own];
+    const dup = duplicates(all.map(c => c.name));
+    if (dup.length > 0) {
+      problems.add(`stage "${stage.name}" has several checks named ${dup.map(d => `"${d}"`).join(', ')} (from the pipeline and the app); `
+        + 'give each check a unique name');
+    }
+    byStage.set(stage.name, all);
+  }
+  return byStage;
+}
+
+/**
+ * The AnalysisTemplates and Stage verification of every Kargo Stage of a plan, by Kargo Stage.
+ * Throws one error listing every problem, as `subject`.
+ * @internal
+ */
+export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Map<string, Verification[]>,
+  clusters: Map<string, Cluster>): Map<string, RenderedVerification> {
+  const problems = new ProblemList(subject);
+  const rendered = new Map<string, RenderedVerification>();
+  const templateOwners = new Map<string, string>();
+  for (const stage of plan.stages) {
+    for (const wave of stage.waves) {
+      const r = renderVerification(checks.get(stage.name) ?? [], {
+        app: plan.app,
+        project: plan.project,
+        kargoStage: wave.kargoStage,
+        pipelineStage: stage.name,
+        clusters: wave.clusters.map(name => {
+          const c = clusters.get(name)!;
+          return { name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
+        }),
+      });
+      r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
+      // all templates of an app share the project namespace
+      for (const t of r.templates) {
+        const owner = templateOwners.get(t.name);
+        if (owner) problems.add(`AnalysisTemplate name "${t.name}" is generated for both stage "${owner}" and stage "${wave.kargoStage}"; rename one of the checks`);
+        templateOwners.set(t.name, wave.kargoStage);
+      }
+      rendered.set(wave.kargoStage, r);
+    }
+  }
+  problems.throwIfAny();
+  return rendered;
+}
