@@ -51,6 +51,7 @@ export class PlatformStandards extends Construct {
   private readonly severities: Record<string, RuleSeverity>;
   // cdk8s validates once per synthesized chart as well as for the app: print each warning once
   private readonly printedWarnings = new Set<string>();
+  private cachedReview?: { key: string; violations: StandardsViolation[] };
 
   constructor(scope: Construct, id: string, props: PlatformStandardsProps = {}) {
     super(scope, id);
@@ -103,6 +104,15 @@ export class PlatformStandards extends Construct {
    */
   public review(): StandardsViolation[] {
     const apps = this.node.root.node.findAll().filter((c): c is PlatformApp => PlatformApp.isPlatformApp(c));
+    // cdk8s validates the whole app again for every chart it writes; apps do not change meanwhile
+    const key = `${this._rules.map(r => r.id).join(',')}|${apps.map(a => a.node.path).join(',')}`;
+    if (this.cachedReview?.key !== key) {
+      this.cachedReview = { key, violations: this.evaluate(apps) };
+    }
+    return [...this.cachedReview.violations];
+  }
+
+  private evaluate(apps: PlatformApp[]): StandardsViolation[] {
     const violations: StandardsViolation[] = [];
     for (const app of apps) {
       const exempt = new Map(app.exemptions.map(e => [e.ruleId, e.justification]));
