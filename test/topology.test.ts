@@ -130,6 +130,13 @@ describe('Argo CD topologies', () => {
       .toThrow(/stage "dev-gcp-dev-h100" Kargo Stage name is also the Kargo Stage name of stage "dev" \(cluster "gcp-dev-h100"\), got "dev-gcp-dev-h100"/);
   });
 
+  test('fails if an app id is taken by the fleet\'s chart', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET });
+    expect(() => new PlatformApp(app, 'fleet', appProps({ app, fleet, pipeline: standardPipeline(app) })))
+      .toThrow(/^PlatformApp 'fleet': construct id is already the output chart of ClusterFleet 'fleet', got "fleet"; give it an id no other chart uses$/);
+  });
+
   test('fails if another app is named like the chart of a cluster with its own Argo CD (<app>--<cluster>)', () => {
     const clusters = halfMigrated(['gcp-dev-h100']);
     // the other app first: api's chart for gcp-dev-h100 would take its id
@@ -138,7 +145,7 @@ describe('Argo CD topologies', () => {
     let pipeline = standardPipeline(app);
     new PlatformApp(app, 'api--gcp-dev-h100', appProps({ app, fleet, pipeline }));
     expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline }))).toThrow(
-      /^PlatformApp 'api': output chart for cluster "gcp-dev-h100" is already used by PlatformApp 'api--gcp-dev-h100', got "api--gcp-dev-h100"; give the apps names that do not clash/);
+      /^PlatformApp 'api': output chart name "api--gcp-dev-h100" is already used by PlatformApp 'api--gcp-dev-h100'; give the apps distinct names$/);
     // api first: the other app's chart would take the id of api's chart for gcp-dev-h100
     app = Testing.app();
     fleet = new ClusterFleet(app, 'fleet', { clusters });

@@ -214,9 +214,8 @@ export class Artifact {
       problems.push(`git branch only applies to NEWEST_FROM_BRANCH selection, got branch "${options.branch}" with ${selection}`);
     }
     const branch = fromBranch ? options.branch ?? 'main' : undefined;
-    if (branch !== undefined && !GIT_BRANCH.test(branch)) {
-      problems.push(`git branch is not a valid branch name, got "${branch}"`);
-    }
+    const branchProblem = branch === undefined ? undefined : gitBranchProblem(branch);
+    if (branchProblem) problems.push(`git branch ${branchProblem}, got "${branch}"`);
     if (options.semver !== undefined && selection !== GitCommitSelection.SEMVER) {
       problems.push(`git semver only applies to SEMVER selection, got "${options.semver}" with ${selection}`);
     }
@@ -303,9 +302,26 @@ export function gitUrlProblem(url: string): string | undefined {
  * @internal
  */
 export function subscriptionIdentity(kind: ArtifactKind, repoUrl: string, chartName?: string): string {
-  const url = `${repoUrl}`.trim().toLowerCase().replace(/\/+$/, '');
-  if (kind === ArtifactKind.GIT) return `${kind}:${url.replace(/\.git$/, '')}`;
+  const url = normalizedRepoUrl(repoUrl, kind === ArtifactKind.GIT);
   return kind === ArtifactKind.HELM_CHART && !url.startsWith('oci://') ? `${kind}:${url}#${chartName ?? ''}` : `${kind}:${url}`;
+}
+
+/**
+ * A repository URL as Kargo compares it (subscriptions, credentials): without case and trailing
+ * slashes, and for Git without `.git`.
+ * @internal
+ */
+export function normalizedRepoUrl(repoUrl: string, git: boolean): string {
+  const url = `${repoUrl}`.trim().toLowerCase().replace(/\/+$/, '');
+  return git ? url.replace(/\.git$/, '') : url;
+}
+
+/**
+ * Returns why `branch` is not a branch name Kargo accepts (its subscription schema's pattern), or undefined.
+ * @internal
+ */
+export function gitBranchProblem(branch: string): string | undefined {
+  return GIT_BRANCH.test(branch) ? undefined : 'is not a valid branch name';
 }
 
 function checkRegexes(problems: string[], field: string, patterns: string[] | undefined) {

@@ -1,4 +1,4 @@
-import { gitUrlProblem } from './artifact';
+import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artifact';
 import { RepositoryCredentials } from './repository-credentials';
 
 /**
@@ -149,9 +149,8 @@ function checkRepo(problems: string[], options: ManifestSourceOptions) {
   problems.push(...options.credentials?._problems ?? []);
   const problem = gitUrlProblem(options.repoUrl ?? '');
   if (problem) problems.push(`repoUrl ${problem}, got "${options.repoUrl}"; use the https:// clone URL`);
-  if (options.branch !== undefined && !/^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/.test(options.branch)) {
-    problems.push(`branch is not a valid branch name, got "${options.branch}"`);
-  }
+  const branchProblem = options.branch === undefined ? undefined : gitBranchProblem(options.branch);
+  if (branchProblem) problems.push(`branch ${branchProblem}, got "${options.branch}"`);
 }
 
 function checkPath(problems: string[], field: string, path: string, tokens: boolean) {
@@ -166,4 +165,13 @@ function checkPath(problems: string[], field: string, path: string, tokens: bool
       problems.push(`${field} uses unknown token {${m[1]}}, got "${path}"; use one of ${TOKENS.map(t => `{${t}}`).join(', ')}`);
     }
   }
+}
+
+/**
+ * The git artifact that subscribes to the source's repository, if the app declares one; otherwise
+ * the Warehouse subscribes to the source implicitly (its branch and watched paths).
+ * @internal
+ */
+export function sourceArtifact(source: ManifestSource, artifacts: Artifact[]): Artifact | undefined {
+  return artifacts.find(a => a.kind === ArtifactKind.GIT && a.repoUrl === source.repoUrl);
 }

@@ -1,8 +1,8 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { chartIdFree, claimAppNames, markPerClusterChart, perClusterChartId } from './app-names';
+import { claimAppNames, perClusterChartId } from './app-names';
 import { Artifact, ArtifactKind, gitUrlProblem, subscriptionIdentity } from './artifact';
-import { helmReleaseNameLengthProblem, ManifestSource } from './manifest-source';
+import { helmReleaseNameLengthProblem, ManifestSource, sourceArtifact } from './manifest-source';
 import { AppOwner } from './owner';
 import { RepositoryCredentials } from './repository-credentials';
 import { Requirement } from './requirement';
@@ -20,6 +20,7 @@ import { resolveReleasePlan } from '../plan/resolve-plan';
 import { StandardsExemption } from '../standards/standards-rule';
 import { duplicates } from '../util/collections';
 import { ProblemList, reportValue } from '../util/errors';
+import { claimChartId } from '../util/name-registry';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 import { collectStageChecks, renderStageChecks } from '../verification/stage-checks';
 import { Verification } from '../verification/verification';
@@ -144,7 +145,8 @@ export class PlatformApp extends Chart {
   public readonly exemptions: StandardsExemption[];
 
   constructor(scope: Construct, id: string, props: PlatformAppProps) {
-    super(scope, chartIdFree(scope, id, props.appName ?? id), { disableResourceNameHashes: true });
+    claimChartId(scope, id, `PlatformApp '${props.appName ?? id}'`);
+    super(scope, id, { disableResourceNameHashes: true });
     Object.defineProperty(this, PLATFORM_APP, { value: true });
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
@@ -160,6 +162,7 @@ export class PlatformApp extends Chart {
     }
     checkOwner(problems, props.owner);
     problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? ''), 'use the https:// clone URL of the release repository');
+    const releaseRepo = `${props.releaseRepo ?? ''}`.replace(/\/+$/, '');
     (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
     reportValue(problems, 'source', props.source);
     if (props.source?.helmOptions && props.source.helmOptions.releaseName === undefined) {
@@ -172,28 +175,25 @@ export class PlatformApp extends Chart {
     if (!props.artifacts || props.artifacts.length === 0) {
       problems.add('artifacts must list at least one artifact, got none; add e.g. Artifact.image(\'ghcr.io/acme/app\')');
     }
-    // the Warehouse subscribes to every artifact, and to the source unless a git artifact names it exactly
+    // the Warehouse subscribes to every artifact, and to the source unless a git artifact names it
+    const explicitSource = props.source ? sourceArtifact(props.source, props.artifacts ?? []) : undefined;
     const subscriptions: { kind: ArtifactKind; repoUrl: string; chart?: string }[] = (props.artifacts ?? [])
       .map(a => ({ kind: a.kind, repoUrl: a.repoUrl, chart: a.chartOptions.name }));
-    if (props.source && !subscriptions.some(s => s.kind === ArtifactKind.GIT && s.repoUrl === props.source.repoUrl)) {
-      subscriptions.push({ kind: ArtifactKind.GIT, repoUrl: props.source.repoUrl });
-    }
+    if (props.source && !explicitSource) subscriptions.push({ kind: ArtifactKind.GIT, repoUrl: props.source.repoUrl });
     const identities = subscriptions.map(s => subscriptionIdentity(s.kind, s.repoUrl, s.chart));
     const repos = duplicates(identities).flatMap(dup => [...new Set(subscriptions.filter((_, i) => identities[i] === dup).map(s => `${s.kind}:${s.repoUrl}`))]);
     problems.check('artifacts', repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
       'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
-    if (props.source && (props.artifacts ?? []).some(a => a.kind === ArtifactKind.GIT && a.repoUrl === props.source.repoUrl)) {
-      const explicit = props.artifacts.find(a => a.kind === ArtifactKind.GIT && a.repoUrl === props.source.repoUrl)!;
-      if (explicit.gitOptions.branch !== undefined && explicit.gitOptions.branch !== props.source.branch) {
-        problems.add(`the git artifact for the source repository follows branch "${explicit.gitOptions.branch}" but the source uses "${props.source.branch}"; make them agree`);
-      }
+    const explicitBranch = explicitSource?.gitOptions.branch;
+    if (explicitBranch !== undefined && explicitBranch !== props.source.branch) {
+      problems.add(`the git artifact for the source repository follows branch "${explicitBranch}" but the source uses "${props.source.branch}"; make them agree`);
     }
     const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
       props.stageVerification ?? {});
     checkExemptions(problems, props.exemptions ?? []);
     reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
     const access = props.source && props.artifacts
-      ? repositoryAccesses(props.artifacts, props.source, (props.releaseRepo ?? '').replace(/\/+$/, ''), props.releaseRepoCredentials)
+      ? repositoryAccesses(props.artifacts, props.source, releaseRepo, props.releaseRepoCredentials)
       : { accesses: [], problems: [] };
     access.problems.forEach(p => problems.add(p));
     for (const [i, r] of (props.clusterResources ?? []).entries()) {
@@ -221,14 +221,14 @@ export class PlatformApp extends Chart {
     const clusters = new Map<string, Cluster>(props.fleet.clusters.map(c => [c.name, c]));
     const verification = renderStageChecks(subject, this.plan, checks, clusters);
 
-    claimAppNames(this, subject, this.plan, c => PlatformApp.isPlatformApp(c) ? `PlatformApp '${c.appName}'` : undefined);
+    claimAppNames(this, subject, this.plan);
     const description = `${this.appName}, owned by team ${props.owner.team} (${props.owner.contact})`;
     const annotations: Record<string, string> = this.exemptions.length > 0
       ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
       : {};
     defineKargoRelease(this, this.plan, {
       app: this.appName,
-      releaseRepo: props.releaseRepo.replace(/\/+$/, ''),
+      releaseRepo,
       source: props.source,
       artifacts: this.artifacts,
       destinationNamespace: namespace,
@@ -239,7 +239,7 @@ export class PlatformApp extends Chart {
 
     const perCluster = new Map<string, Chart>();
     defineArgoCdRelease(this, this.plan, {
-      releaseRepo: props.releaseRepo.replace(/\/+$/, ''),
+      releaseRepo,
       argoCdNamespace: props.fleet.argoCdNamespace,
       clusters,
       description,
@@ -248,9 +248,7 @@ export class PlatformApp extends Chart {
       // a sibling chart, hence its own file, per cluster that runs its own Argo CD
       chartForCluster: (cluster) => {
         if (!perCluster.has(cluster)) {
-          const chart = new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true });
-          markPerClusterChart(chart, `${subject} for its cluster "${cluster}"`);
-          perCluster.set(cluster, chart);
+          perCluster.set(cluster, new Chart(this.node.scope ?? this, perClusterChartId(this.appName, cluster), { disableResourceNameHashes: true }));
         }
         return perCluster.get(cluster)!;
       },
@@ -258,12 +256,11 @@ export class PlatformApp extends Chart {
     recordPlacement(props.fleet, this.appName, this.plan.clusters);
 
     // the plan is fixed when the app is defined; clusters added to the fleet later would be missed
-    const plannedFleet = props.fleet.clusters.map(c => c.name).join(',');
+    // (a fleet only grows, so its size tells whether it changed)
+    const plannedClusters = props.fleet.clusters.length;
     this.node.addValidation({
-      validate: () => {
-        const now = props.fleet.clusters.map(c => c.name).join(',');
-        return now === plannedFleet ? [] : [`fleet '${props.fleet.fleetName}' changed after ${subject} was planned; define every cluster before the apps`];
-      },
+      validate: () => props.fleet.clusters.length === plannedClusters ? []
+        : [`fleet '${props.fleet.fleetName}' changed after ${subject} was planned; define every cluster before the apps`],
     });
   }
 }

@@ -10,6 +10,7 @@ import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue } from '../util/errors';
+import { claimChartId } from '../util/name-registry';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -139,6 +140,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   private cachedShardPlan?: { key: string; plan: ShardPlan };
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
+    claimChartId(scope, id, `ClusterFleet '${props.fleetName ?? id}'`);
     super(scope, id, { disableResourceNameHashes: true });
     Object.defineProperty(this, CLUSTER_FLEET, { value: true });
     this.fleetName = props.fleetName ?? id;

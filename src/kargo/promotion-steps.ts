@@ -1,6 +1,6 @@
 import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from './expressions';
 import { Artifact, ArtifactKind } from '../app/artifact';
-import { ManifestSource, ManifestSourceKind } from '../app/manifest-source';
+import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../app/manifest-source';
 import { ImageSelectionStrategy } from '../app/versioning';
 import { Cluster } from '../fleet/cluster';
 import { PlatformLabels } from '../fleet/labels';
@@ -211,7 +211,7 @@ function commitMessage(ctx: PromotionContext, wave: WavePlan): string {
       case ArtifactKind.GIT: return `${a.repoUrl}@${commitId(a.repoUrl)}`;
     }
   });
-  if (!ctx.artifacts.some(a => a.kind === ArtifactKind.GIT && a.repoUrl === ctx.source.repoUrl)) {
+  if (!sourceArtifact(ctx.source, ctx.artifacts)) {
     parts.push(`${ctx.source.repoUrl}@${commitId(ctx.source.repoUrl)}`);
   }
   return `render ${ctx.app} for ${wave.kargoStage} (Freight ${expr('ctx.targetFreight.name')})\n\n${parts.join('\n')}`;

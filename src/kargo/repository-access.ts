@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Artifact, ArtifactKind } from '../app/artifact';
+import { Artifact, ArtifactKind, normalizedRepoUrl } from '../app/artifact';
 import { ManifestSource } from '../app/manifest-source';
 import { CredentialsKind, RepositoryCredentials } from '../app/repository-credentials';
 import { PlatformLabels } from '../fleet/labels';
@@ -37,8 +37,7 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
   const problems: string[] = [];
   for (const c of candidates) {
     // one repository spelled two ways (case, trailing slash, .git) is one repository to Kargo
-    const url = c.repoUrl.toLowerCase().replace(/\/+$/, '');
-    const key = `${c.credType} ${c.credType === 'git' ? url.replace(/\.git$/, '') : url}`;
+    const key = `${c.credType} ${normalizedRepoUrl(c.repoUrl, c.credType === 'git')}`;
     const seen = byKey.get(key);
     if (seen && (seen.credentials.kind !== c.credentials.kind || seen.credentials.source !== c.credentials.source)) {
       problems.push(`repository ${c.repoUrl} is given different credentials in two places (${seen.credentials.kind} and ${c.credentials.kind}); declare one`);

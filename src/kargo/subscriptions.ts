@@ -1,5 +1,5 @@
 import { Artifact, ArtifactKind, GitCommitSelection } from '../app/artifact';
-import { ManifestSource } from '../app/manifest-source';
+import { ManifestSource, sourceArtifact } from '../app/manifest-source';
 import { ImageSelectionStrategy } from '../app/versioning';
 
 /**
@@ -11,8 +11,7 @@ import { ImageSelectionStrategy } from '../app/versioning';
  */
 export function warehouseSubscriptions(artifacts: Artifact[], source: ManifestSource): any[] {
   const subscriptions = artifacts.map(subscriptionFor);
-  const sourceSubscribed = artifacts.some(a => a.kind === ArtifactKind.GIT && a.repoUrl === source.repoUrl);
-  if (!sourceSubscribed) {
+  if (!sourceArtifact(source, artifacts)) {
     subscriptions.push({
       git: {
         repoURL: source.repoUrl,

@@ -21,3 +21,19 @@ export function claimName(scope: IConstruct, kind: string, name: string, owner: 
   registry.set(key, owner);
   return undefined;
 }
+
+/** Charts are synthesized into one directory, one file per chart id. @internal */
+export const OUTPUT_CHART = 'output chart';
+
+/**
+ * Claims a chart id (hence an output file) before the chart is defined, so a clash with another
+ * app's chart, per-cluster chart or fleet names its owner instead of failing as a duplicate
+ * construct.
+ * @internal
+ */
+export function claimChartId(scope: IConstruct, id: string, owner: string): void {
+  const holder = claimName(scope, OUTPUT_CHART, id, owner);
+  if (holder) {
+    throw new Error(`${owner}: construct id is already the output chart of ${holder}, got "${id}"; give it an id no other chart uses`);
+  }
+}

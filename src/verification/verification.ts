@@ -325,8 +325,7 @@ export class Verification {
     const common = commonOptions(VerificationKind.HTTP, options, PROBE_DEFAULTS, problems);
     const refs: string[] = [];
     const url = `${options?.url ?? ''}`;
-    const urlRefs = checkText(problems, 'http url', url, common.declared);
-    noSecrets(problems, 'http url', urlRefs, common.args, 'error messages and logs show the url');
+    const urlRefs = publicText(problems, 'http url', url, common, 'error messages and logs show the url');
     refs.push(...urlRefs);
     checkUrl(problems, 'http url', url);
     const method = options?.method ?? HttpMethod.GET;
@@ -385,16 +384,14 @@ export class Verification {
     const common = commonOptions(VerificationKind.PROMETHEUS, options, PROBE_DEFAULTS, problems);
     const refs: string[] = [];
     const address = `${options?.address ?? ''}`;
-    const addressRefs = checkText(problems, 'prometheus address', address, common.declared);
-    noSecrets(problems, 'prometheus address', addressRefs, common.args, 'error messages and logs show the address');
+    const addressRefs = publicText(problems, 'prometheus address', address, common, 'error messages and logs show the address');
     refs.push(...addressRefs);
     checkUrl(problems, 'prometheus address', address);
     const query = `${options?.query ?? ''}`;
     if (query.trim() === '') {
       problems.push('prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))');
     }
-    const queryRefs = checkText(problems, 'prometheus query', query, common.declared);
-    noSecrets(problems, 'prometheus query', queryRefs, common.args, 'error messages and logs show the query');
+    const queryRefs = publicText(problems, 'prometheus query', query, common, 'error messages and logs show the query');
     refs.push(...queryRefs);
     const condition = prometheusCondition(problems, options);
     if (condition !== undefined && options?.successCondition !== undefined) {
@@ -433,15 +430,13 @@ export class Verification {
     if (image.trim() === '' || /\s/.test(image)) {
       problems.push(`job image must be an image reference without spaces, got ${JSON.stringify(options?.image)}; use e.g. "ghcr.io/acme/smoke-tests:1.4.0"`);
     }
-    const imageRefs = checkText(problems, 'job image', image, common.declared);
-    noSecrets(problems, 'job image', imageRefs, common.args, 'the image reference is public');
+    const imageRefs = publicText(problems, 'job image', image, common, 'the image reference is public');
     refs.push(...imageRefs);
     texts.push(image);
     const lists: Array<[string, string[] | undefined]> = [['job command', options?.command], ['job containerArgs', options?.containerArgs]];
     for (const [field, list] of lists) {
       (list ?? []).forEach((item, i) => {
-        const itemRefs = checkText(problems, `${field}[${i}]`, `${item}`, common.declared);
-        noSecrets(problems, `${field}[${i}]`, itemRefs, common.args, 'it would be copied into the Job object; pass it through env instead');
+        const itemRefs = publicText(problems, `${field}[${i}]`, `${item}`, common, 'it would be copied into the Job object; pass it through env instead');
         refs.push(...itemRefs);
         texts.push(`${item}`);
       });
@@ -464,8 +459,8 @@ export class Verification {
           `env: { ${name}: '{{args.${argNameFor(name)}}}' } with args: { '${argNameFor(name)}': VerificationArg.fromSecret('<secret>', '<key>') }`);
         if (problem) problems.push(problem);
       }
-      const valueRefs = checkText(problems, field, value, common.declared);
-      noSecrets(problems, field, valueRefs, common.args, 'only a whole value \'{{args.<name>}}\' is read from the Secret; a secret inside a longer value would be copied into the Job object');
+      const valueRefs = publicText(problems, field, value, common,
+        'only a whole value \'{{args.<name>}}\' is read from the Secret; a secret inside a longer value would be copied into the Job object');
       refs.push(...valueRefs);
       texts.push(value);
       env.push([name, value, undefined]);
@@ -657,12 +652,15 @@ function credentialProblem(field: string, reference: string | undefined, common:
   return `${field} looks like a credential, got a literal value; put it in a Kubernetes Secret in the project namespace: ${example}`;
 }
 
-function noSecrets(problems: string[], field: string, refs: string[], args: Record<string, VerificationArg>, why: string) {
+/** Checks a text that ends up in plain sight and returns the args it references; secret args are refused there. */
+function publicText(problems: string[], field: string, text: string, common: CommonOptions, why: string): string[] {
+  const refs = checkText(problems, field, text, common.declared);
   for (const name of refs) {
-    if (args[name]?.isSecret) {
+    if (common.args[name]?.isSecret) {
       problems.push(`${field} references secret argument {{args.${name}}}; secrets may only be used in headers (or a whole job env value): ${why}`);
     }
   }
+  return refs;
 }
 
 function checkUrl(problems: string[], field: string, url: string) {
