@@ -1,5 +1,7 @@
 /**
- * Regenerates `imports/` from the pinned upstream CRDs in `../shared/crds`.
+ * Regenerates `imports/` from a directory of the pinned upstream CRDs (argument; `npx projen import`
+ * passes `../shared/crds`): the classes `cdk8s import` generates, and `imports/schema-bundle.json`,
+ * the compact schemas the test kit validates against (see src/testkit/schema-bundle.ts).
  *
  * `cdk8s import` keeps only the last CRD of a module when it is called once per file, so the
  * CRDs of one module are concatenated into a single multi-document input first.
@@ -9,6 +11,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { formatSchemaBundle, readCrdsDir, SCHEMA_BUNDLE_HEADER, SCHEMA_BUNDLE_PATH } from '../src/testkit/schema-bundle';
 
 export const CRD_MODULES: Record<string, string[]> = {
   argocd: ['argocd/application-crd.yaml', 'argocd/applicationset-crd.yaml', 'argocd/appproject-crd.yaml'],
@@ -24,7 +27,13 @@ export const CRD_MODULES: Record<string, string[]> = {
 };
 
 function main() {
-  const crds = path.resolve(process.argv[2] ?? '../shared/crds');
+  if (process.argv[2] === undefined) {
+    throw new Error('usage: import-crds.ts <directory of the pinned crds>');
+  }
+  const crds = path.resolve(process.argv[2]);
+  if (!fs.existsSync(path.join(crds, 'kargo', 'schemas'))) {
+    throw new Error(`${crds} is not a crds directory (it has no kargo/schemas/)`);
+  }
   const out = path.resolve('imports');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-import-'));
   fs.rmSync(out, { recursive: true, force: true });
@@ -34,6 +43,8 @@ function main() {
     execFileSync('cdk8s', ['import', `${module}:=${input}`, '--language', 'typescript', '--output', out, '--no-save', '--no-check-upgrade'], { stdio: 'inherit' });
   }
   fs.rmSync(tmp, { recursive: true, force: true });
+  const bundle = readCrdsDir(crds, { stripDescriptions: true });
+  fs.writeFileSync(path.join(out, '..', SCHEMA_BUNDLE_PATH), formatSchemaBundle(bundle, SCHEMA_BUNDLE_HEADER));
 }
 
 main();

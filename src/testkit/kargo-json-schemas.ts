@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import { findingsFromAjv } from './ajv-findings';
@@ -11,8 +9,9 @@ import { Finding } from './finding';
 const BASE_URI = 'https://kargo.schemas.invalid/';
 
 /**
- * Kargo's JSON Schemas for promotion step configs (`schemas/promotion-steps/<step>-config.json`)
- * and Warehouse subscriptions (`schemas/subscriptions/<type>.json`), compiled on first use.
+ * Kargo's JSON Schemas for promotion step configs (`promotion-steps/<step>-config.json`) and
+ * Warehouse subscriptions (`subscriptions/<type>.json`), keyed by their path below
+ * `kargo/schemas/`, compiled on first use.
  */
 export class KargoJsonSchemas {
   private readonly ajv: Ajv2020;
@@ -20,12 +19,12 @@ export class KargoJsonSchemas {
   private readonly subscriptionTypes: Set<string>;
   private readonly compiled = new Map<string, ValidateFunction | Error>();
 
-  constructor(private readonly schemasDir: string) {
+  constructor(schemas: Record<string, any>) {
     this.ajv = createKargoAjv();
-    this.stepNames = new Set(this.addFolder('promotion-steps')
+    this.stepNames = new Set(this.addFolder(schemas, 'promotion-steps')
       .filter((f) => f.endsWith('-config.json'))
       .map((f) => f.slice(0, -'-config.json'.length)));
-    this.subscriptionTypes = new Set(this.addFolder('subscriptions').map((f) => f.slice(0, -'.json'.length)));
+    this.subscriptionTypes = new Set(this.addFolder(schemas, 'subscriptions').map((f) => f.slice(0, -'.json'.length)));
   }
 
   public hasStep(step: string): boolean {
@@ -60,9 +59,9 @@ export class KargoJsonSchemas {
     let validator = this.compiled.get(file);
     if (validator === undefined) {
       try {
-        validator = this.ajv.getSchema(BASE_URI + file) ?? new Error(`no schema ${file} in ${this.schemasDir}`);
+        validator = this.ajv.getSchema(BASE_URI + file) ?? new Error(`no pinned kargo schema ${file}`);
       } catch (err) {
-        validator = new Error(`cannot compile ${path.join(this.schemasDir, file)}: ${(err as Error).message}`);
+        validator = new Error(`cannot compile kargo schema ${file}: ${(err as Error).message}`);
       }
       this.compiled.set(file, validator);
     }
@@ -70,14 +69,14 @@ export class KargoJsonSchemas {
   }
 
   /** Registers every schema of a folder (compiled lazily by getSchema); returns the file names. */
-  private addFolder(folder: string): string[] {
-    const dir = path.join(this.schemasDir, folder);
-    if (!fs.existsSync(dir)) {
-      return [];
-    }
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  private addFolder(schemas: Record<string, any>, folder: string): string[] {
+    const files = Object.keys(schemas)
+      .filter((name) => name.startsWith(`${folder}/`))
+      .map((name) => name.slice(folder.length + 1))
+      .sort();
     for (const file of files) {
-      const schema = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      // A copy: the bundle is shared by every validator and ajv keeps the schema it is given.
+      const schema = { ...schemas[`${folder}/${file}`] };
       // One file declares draft-07, which uses no keyword that 2020-12 reads differently.
       delete schema.$schema;
       schema.$id = `${BASE_URI}${folder}/${file}`;

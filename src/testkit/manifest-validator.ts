@@ -1,23 +1,26 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
-import { resolveCrdsDir } from './crds-dir';
+import { requireCrdsDir } from './crds-dir';
 import { show } from './finding';
 import { ManifestIssue } from './manifest-issue';
 import { ObjectValidator } from './object-validator';
+import { readCrdsDir, shippedSchemaBundle } from './schema-bundle';
 
 /**
  * Options for `ManifestValidator.load()`.
  */
 export interface ManifestValidatorOptions {
   /**
-   * The directory with the pinned upstream CRDs and Kargo JSON Schemas.
-   * @default - $CDK8S_GITOPS_PLATFORM_CRDS, else the first `shared/crds` found walking up from process.cwd() as `<dir>/../shared/crds` or `<dir>/shared/crds`
+   * A directory of CRDs and Kargo JSON Schemas to validate against instead of the pinned ones
+   * (laid out as `<system>/*.yaml` and `kargo/schemas/{promotion-steps,subscriptions}/*.json`).
+   * @default - the schemas of the pinned releases shipped in the package (`imports/schema-bundle.json`)
    */
   readonly crdsDir?: string;
 }
 
-// Compiling the schemas is the expensive part; every load() for the same directory shares it.
+// Compiling the schemas is the expensive part; every load() for the same schemas shares it.
+const SHIPPED = '';
 const validatorsByDir = new Map<string, ObjectValidator>();
 
 /**
@@ -28,14 +31,14 @@ const validatorsByDir = new Map<string, ObjectValidator>();
  */
 export class ManifestValidator {
   /**
-   * Returns the validator for a CRDs directory, creating it on first use.
-   * @throws when the CRDs directory cannot be found
+   * Returns the validator for the pinned schemas (or a CRDs directory), creating it on first use.
+   * @throws when a given CRDs directory does not exist
    */
   public static load(options: ManifestValidatorOptions = {}): ManifestValidator {
-    const crdsDir = resolveCrdsDir(options.crdsDir);
+    const crdsDir = options.crdsDir === undefined ? SHIPPED : requireCrdsDir(options.crdsDir);
     let validator = validatorsByDir.get(crdsDir);
     if (!validator) {
-      validator = new ObjectValidator(crdsDir);
+      validator = new ObjectValidator(crdsDir === SHIPPED ? shippedSchemaBundle() : readCrdsDir(crdsDir));
       validatorsByDir.set(crdsDir, validator);
     }
     return new ManifestValidator(validator);

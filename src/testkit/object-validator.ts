@@ -1,4 +1,3 @@
-import * as path from 'path';
 import Ajv, { ValidateFunction } from 'ajv';
 import { findingsFromAjv } from './ajv-findings';
 import { createCrdAjv } from './ajv-setup';
@@ -10,6 +9,7 @@ import { KargoJsonSchemas } from './kargo-json-schemas';
 import { validateKargoRules } from './kargo-rules';
 import { isPlainObject, NameRule, validateObjectMeta } from './object-meta';
 import { STEP_LISTS, validatePromotionSteps } from './promotion-steps';
+import { SchemaBundle } from './schema-bundle';
 import { findSecretMaterial } from './secret-guard';
 import { shareLargeSubschemas, toJsonSchema } from './structural-schema';
 import { validateSubscriptions } from './warehouse-subscriptions';
@@ -31,9 +31,9 @@ export class ObjectValidator {
   private readonly core = new Map<string, CoreKind>();
   private readonly coreValidators = new Map<string, ValidateFunction | Error>();
 
-  constructor(crdsDir: string) {
-    this.catalog = new CrdCatalog(crdsDir, this.ajv);
-    this.kargoSchemas = new KargoJsonSchemas(path.join(crdsDir, 'kargo', 'schemas'));
+  constructor(bundle: SchemaBundle) {
+    this.catalog = new CrdCatalog(bundle.crds, this.ajv);
+    this.kargoSchemas = new KargoJsonSchemas(bundle.kargoSchemas);
     for (const kind of coreKinds(() => this.embeddedJobSpec())) {
       this.core.set(`${kind.apiVersion}/${kind.kind}`, kind);
     }
