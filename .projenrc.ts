@@ -1,9 +1,13 @@
 import { cdk8s } from 'projen';
 import { NodePackageManager, NpmAccess, TypescriptConfig, TypescriptConfigExtends } from 'projen/lib/javascript';
 
-// Pinned upstream versions of the CRDs this library generates code for. The CRD YAML itself
-// lives outside the project (../shared/crds) and is never copied in.
+// The pinned upstream CRDs the import task reads: the maintainers keep them beside the clone
+// (shared/crds next to the project). Only `npx projen import` reads them; the package ships what
+// it generates from them (imports/, including the schema bundle the test kit validates against).
 const CRDS = '../shared/crds';
+
+// What the API promises: 0.x and experimental, so a minor version may break it.
+const VERSION = '0.1.0';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
   name: 'cdk8s-gitops-platform',
@@ -18,6 +22,18 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   npmAccess: NpmAccess.PUBLIC,
   packageManager: NodePackageManager.NPM,
   minNodeVersion: '20.0.0',
+  stability: 'experimental',
+
+  // Every jsii language. No release workflow publishes them yet; CI generates their code
+  // (`jsii-pacmak --code-only`) to prove the API translates.
+  publishToPypi: { distName: 'cdk8s-gitops-platform', module: 'cdk8s_gitops_platform' },
+  publishToMaven: {
+    javaPackage: 'io.github.cdk8s_gitops_platform',
+    mavenGroupId: 'io.github.cdk8s-gitops-platform',
+    mavenArtifactId: 'cdk8s-gitops-platform',
+  },
+  publishToNuget: { dotNetNamespace: 'Cdk8sGitopsPlatform', packageId: 'Cdk8sGitopsPlatform' },
+  publishToGo: { moduleName: 'github.com/cdk8s-gitops-platform/cdk8s-gitops-platform-go' },
 
   cdk8sVersion: '2.70.0',
   constructsVersion: '10.4.2',
@@ -39,6 +55,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   tsconfig: {
     compilerOptions: {
       rootDir: '.',
+      // Inline source maps would carry the TypeScript sources into the package (imports/ alone
+      // is 4 MB of them); the package ships JavaScript, declarations and .jsii only.
+      inlineSourceMap: false,
+      inlineSources: false,
     },
     include: ['src/**/*.ts', 'imports/**/*.ts'],
   },
@@ -70,6 +90,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
 });
 
+project.package.addVersion(VERSION);
 project.package.addField('types', 'lib/src/index.d.ts');
 // the test kit is TypeScript-only (it is not part of the jsii API): a separate entry point
 project.package.addField('exports', {
@@ -88,6 +109,18 @@ project.addTask('test:watch', { exec: 'vitest watch' });
 project.addTask('test:update', { exec: 'vitest run --update' });
 
 // ---------------------------------------------------------------------------------------------
+// packaging: the npm package, and the code of every other jsii language. Building those packages
+// needs each language's toolchain (`npx projen package-all`); generating their code needs none,
+// so every build proves the API translates to Python, Java, .NET and Go.
+const languages = project.addTask('package:languages', {
+  description: 'Generates the Python, Java, .NET and Go code of the API into dist/code (no toolchains needed)',
+  exec: 'jsii-pacmak --code-only --target python --target java --target dotnet --target go --outdir dist/code',
+});
+project.packageTask.reset();
+project.packageTask.spawn(project.tasks.tryFind('package:js')!);
+project.packageTask.spawn(languages);
+
+// ---------------------------------------------------------------------------------------------
 // imports: generated from the pinned CRDs, never edited by hand, not part of the build
 project.addTask('import', {
   description: `Regenerates imports/ from the pinned CRDs in ${CRDS} (not part of the build)`,
@@ -97,12 +130,14 @@ project.addTask('import', {
 // ---------------------------------------------------------------------------------------------
 // synth: the example fleet and apps in apps/ into manifests/ (cdk8s.yaml sets the output dir)
 // cdk8s deletes its output directory before synthesizing: synthesize into a scratch directory
-// and replace manifests/ only when synth succeeded, so a bad definition never leaves it partial.
+// and replace manifests/ only when synth succeeded, so a bad definition never leaves it partial
+// (and a failed synth leaves no scratch directory). The app runs directly, as `cdk8s synth` would
+// run it (CDK8S_OUTDIR), because the cdk8s CLI prints its own stack trace under the app's message.
 project.addTask('synth', {
   description: 'Synthesizes the example fleet and apps in apps/ into manifests/',
   steps: [
     { exec: 'rm -rf .synth-out' },
-    { exec: 'cdk8s synth --no-check-upgrade --output .synth-out' },
+    { exec: 'sh -c \'CDK8S_OUTDIR=.synth-out tsx apps/main.ts || { rm -rf .synth-out; exit 1; }\'' },
     { exec: 'rm -rf manifests && mv .synth-out manifests' },
   ],
 });
@@ -113,7 +148,10 @@ project.addTask('bench', {
 
 project.gitignore.exclude('.bench/', '.synth-out/');
 project.gitignore.include('manifests/');
-project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'test/', '.ci/', 'cdk8s.yaml', 'vitest.config.mts');
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
+// The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
+// the JavaScript was compiled from (imports/*.ts alone is 4 MB).
+project.npmignore?.exclude('/imports/*.ts');
 project.annotateGenerated('/imports/**');
 project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/__snapshots__/**');
