@@ -1,23 +1,9 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { KNOWN_CONTROLLER_PROBLEMS } from './known-controller-problems';
+import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from './known-controller-problems';
 import { defineExamples } from '../apps';
 import { ApprovalKind } from '../src';
-import { ControllerFinding, findingCodes, setSource, simulateControllers } from '../src/testkit';
-
-/** Synthesized objects of every chart, each tagged with its chart (one chart = one file of manifests/). */
-export function modelInput(charts: Array<{ id: string; objects: any[] }>): any[] {
-  return charts.flatMap((c) => c.objects.map((o) => {
-    setSource(o, c.id);
-    return o;
-  }));
-}
-
-/** The findings whose kind is not one of the known problems of today's emitters. */
-export function unexpectedFindings(findings: ControllerFinding[]): string[] {
-  return findings.filter((f) => !KNOWN_CONTROLLER_PROBLEMS.includes(f.code))
-    .map((f) => `${f.code} ${f.source} ${f.kind}/${f.name} ${f.path}: ${f.message}`);
-}
+import { findingCodes, simulateControllers } from '../src/testkit';
 
 describe('controller model on every example app', () => {
   const app = Testing.app();

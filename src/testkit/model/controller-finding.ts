@@ -78,13 +78,19 @@ export function filepathMatch(pattern: string, value: string): boolean {
   return new RegExp(`^${re}$`).test(value);
 }
 
+const globCache = new Map<string, RegExp>();
+
 /** gobwas/glob without separators, as Argo CD's `globMatch` uses it: `*` matches anything; `!` negates. */
 export function globMatch(pattern: string | undefined, value: string): boolean {
   if (pattern === undefined) return false;
   if (pattern.startsWith('!')) return !globMatch(pattern.slice(1), value);
   if (pattern === '*') return true;
-  const re = pattern.split('*').map((part) => part.split('?').map(escapeRe).join('.')).join('.*');
-  return new RegExp(`^${re}$`).test(value);
+  let re = globCache.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split('*').map((part) => part.split('?').map(escapeRe).join('.')).join('.*')}$`);
+    globCache.set(pattern, re);
+  }
+  return re.test(value);
 }
 
 function escapeRe(s: string): string {

@@ -156,6 +156,9 @@ function unquote(tok: string): string {
 /** Functions available to an expression; each receives evaluated arguments. */
 export type ExprFunctions = Record<string, (...args: unknown[]) => unknown>;
 
+// Templates repeat the same expressions across Stages and scenarios: parse each once.
+const parsed = new Map<string, Node>();
+
 // Marks a `?.` chain that met nil: the whole chain evaluates to nil, as in expr-lang.
 const SHORT_CIRCUIT = Symbol('nil-chain');
 
@@ -164,7 +167,11 @@ const SHORT_CIRCUIT = Symbol('nil-chain');
  * @throws ExprError like expr-lang's compile or run errors
  */
 export function evaluateExpression(src: string, env: Record<string, unknown>, fns: ExprFunctions): unknown {
-  const node = new Parser(tokenize(src), src).parseAll();
+  let node = parsed.get(src);
+  if (!node) {
+    node = new Parser(tokenize(src), src).parseAll();
+    parsed.set(src, node);
+  }
   const value = evaluate(node, env, fns);
   return value === SHORT_CIRCUIT ? null : value;
 }

@@ -52,8 +52,8 @@ export function checkPromotions(objects: any[], apps: ModelApplication[], option
     const freight = (gen: number, overrides: Record<string, number> = {}) =>
       new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), artifacts.map(({ a }) => a), overrides, gen);
     const ctx: StageRun = { stage, steps, apps, deps, reviewer: options.reviewer ?? 'merge' };
-    runScenarios(ctx, freight, out);
-    const base = renderedTrees(ctx, freight(1));
+    const first = runScenarios(ctx, freight, out);
+    const base = first ?? renderedTrees(ctx, freight(1));
     if (base === undefined) continue;
     for (const { w, a } of artifacts) {
       if (renderedTrees(ctx, freight(1, { [artifactKey(a)]: 2 })) !== base) continue;
@@ -78,25 +78,30 @@ interface StageRun {
   readonly reviewer: 'merge' | 'close';
 }
 
-/** Runs the scenarios in order on one release repository; reports the first failure. */
-function runScenarios(ctx: StageRun, freight: (gen: number) => SimulatedFreight, out: ControllerFinding[]): boolean {
+/**
+ * Runs the scenarios in order on one release repository and reports the first failure. Returns
+ * the release trees of the first promotion when it succeeded (the base of the artifact check).
+ */
+function runScenarios(ctx: StageRun, freight: (gen: number) => SimulatedFreight, out: ControllerFinding[]): string | undefined {
   const world = new GitWorld();
+  let firstTrees: string | undefined;
   for (let i = 0; i < SCENARIOS.length; i++) {
     const scenario = SCENARIOS[i];
     const env = stepEnv(ctx, world, i);
     const result = runPromotion({ stage: ctx.stage, steps: ctx.steps, freight: freight(scenario.generation), env });
     if (result.phase !== 'Succeeded') {
       out.push(failureFinding(ctx.stage, scenario.name, result));
-      return true;
+      return firstTrees;
     }
+    if (i === 0) firstTrees = treesOf(env);
     const problems = applicationProblems(ctx, env);
     if (problems.length > 0) {
       out.push(...problems.map((p) => finding(p.app.origin.obj, `${p.app.origin.path}/source`, 'application-revision-missing',
         `${scenario.name} of Stage ${ctx.stage.metadata?.name}: Application ${p.app.name} ${p.problem}`)));
-      return true;
+      return firstTrees;
     }
   }
-  return false;
+  return firstTrees;
 }
 
 function stepEnv(ctx: StageRun, world: GitWorld, n: number): StepEnv {
@@ -153,6 +158,10 @@ function renderedTrees(ctx: StageRun, freight: SimulatedFreight): string | undef
   // Chart.yaml matching is checked by the scenarios; here it must not hide what reaches the render.
   const env = { ...stepEnv(ctx, new GitWorld(), 0), chartDependencies: 'any' as const };
   if (runPromotion({ stage: ctx.stage, steps: ctx.steps, freight, env }).phase !== 'Succeeded') return undefined;
+  return treesOf(env);
+}
+
+function treesOf(env: StepEnv): string {
   return JSON.stringify(env.workDir.trees.filter((t) => !t.virtual).map((t) => [normalizeGitUrl(t.repoUrl), t.path, sortedEntries(t.files)]));
 }
 

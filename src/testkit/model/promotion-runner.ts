@@ -123,10 +123,11 @@ function runStep(step: InflatedStep, run: StepRun): { record: StepRecord; writes
   const skipped = { record: { step, status: 'Skipped' as StepStatus }, writesOutput: false };
   if (!step.if && run.failed) return skipped;
   let env: Record<string, unknown>;
+  const fns = functions(step, run);
   try {
-    env = expressionEnv(step, run);
+    env = expressionEnv(step, run, fns);
     if (step.if) {
-      const cond = evaluateTemplate(step.if, env, functions(step, run));
+      const cond = evaluateTemplate(step.if, env, fns);
       if (typeof cond !== 'boolean') throw new ExprError(`expression must evaluate to a boolean, got ${typeof cond}`);
       if (!cond) return skipped;
     }
@@ -135,7 +136,7 @@ function runStep(step: InflatedStep, run: StepRun): { record: StepRecord; writes
   }
   let config: unknown;
   try {
-    config = evaluateConfig(step.config ?? {}, env, functions(step, run));
+    config = evaluateConfig(step.config ?? {}, env, fns);
   } catch (e) {
     return { record: { step, status: 'Errored', error: `failed to build step context: ${message(e)}`, code: codeOf(step, e) }, writesOutput: false };
   }
@@ -145,7 +146,7 @@ function runStep(step: InflatedStep, run: StepRun): { record: StepRecord; writes
 }
 
 /** `BuildExprEnv` + `ExprEnvWithOutputs` + `ExprEnvWithTaskOutputs` + `ExprEnvWithVars`. */
-function expressionEnv(step: InflatedStep, run: StepRun): Record<string, unknown> {
+function expressionEnv(step: InflatedStep, run: StepRun, fns: ExprFunctions): Record<string, unknown> {
   const base: Record<string, unknown> = {
     ctx: {
       project: run.env.project,
@@ -156,13 +157,13 @@ function expressionEnv(step: InflatedStep, run: StepRun): Record<string, unknown
     },
   };
   const vars: Record<string, unknown> = {};
-  for (const v of run.promoVars) vars[v.name] = evaluateTemplate(v.value ?? '', { ...base, vars }, functions(step, run));
+  for (const v of run.promoVars) vars[v.name] = evaluateTemplate(v.value ?? '', { ...base, vars }, fns);
   const ns = step.alias.includes('::') ? step.alias.split('::')[0] : '';
   const taskOutputs = ns
     ? Object.fromEntries(Object.entries(run.state).filter(([k]) => k.startsWith(ns + '::')).map(([k, v]) => [k.slice(ns.length + 2), v]))
     : undefined;
   const full = { ...base, outputs: run.state, ...(taskOutputs ? { task: { outputs: taskOutputs } } : {}) };
-  for (const v of step.vars) vars[v.name] = evaluateTemplate(v.value ?? '', { ...full, vars }, functions(step, run));
+  for (const v of step.vars) vars[v.name] = evaluateTemplate(v.value ?? '', { ...full, vars }, fns);
   return { ...full, vars };
 }
 

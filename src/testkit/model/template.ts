@@ -58,9 +58,13 @@ function typed(result: string): unknown {
   if (text.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
   if (['true', 'TRUE', 'True', 't', 'T'].includes(text)) return true;
   if (['false', 'FALSE', 'False', 'f', 'F'].includes(text)) return false;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text + (removedNewline ? '\n' : '');
+  // Only a text that can be JSON is parsed: most results are plain strings.
+  if (/^\s*[[{"]/.test(text) || text === 'null') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // not JSON after all: the text itself
+    }
   }
+  return text + (removedNewline ? '\n' : '');
 }
