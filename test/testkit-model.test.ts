@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
+import { KNOWN_CONTROLLER_PROBLEMS } from './known-controller-problems';
 import {
   appProject, CA, clusterSecret, directStage, eksSecret, helmTask, IMAGE, NS, pullRequestStage, SOURCE, syncStep, warehouse, world,
 } from './testkit-model-fixtures';
-import { KNOWN_CONTROLLER_PROBLEMS } from './known-controller-problems';
 import { ControllerFinding, findingCodes, simulateControllers, simulateManifestDirectory } from '../src/testkit';
 import { evaluateExpression } from '../src/testkit/model/expr';
 import { SimulatedFreight } from '../src/testkit/model/freight';
@@ -43,7 +43,9 @@ describe('controller model: a correct app', () => {
     const gitWorld = new GitWorld();
     const freight = SimulatedFreight.of(objects.find((o) => o.kind === 'Warehouse'), 1);
     const run = (n: number) => runPromotion({
-      stage, steps, freight,
+      stage,
+      steps,
+      freight,
       env: { world: gitWorld, workDir: new WorkDir(), project: NS, stage: 'prod', promotion: `p${n}`, chartDependencies: [], applications: [], reviewer: 'merge', synced: [] },
     });
     // no Application in this run: argocd-update finds none and errors, so stop before it
@@ -132,7 +134,8 @@ describe('controller model: Kargo promotions', () => {
   test('fails if helm-update-chart names an OCI chart by its full URL; passes with the registry path', () => {
     const chartWarehouse = warehouse([{ chart: { repoURL: 'oci://ghcr.io/acme/charts/shop' } }, { image: { repoURL: IMAGE } }, { git: { repoURL: SOURCE } }]);
     const update = (repository: string) => [{
-      uses: 'helm-update-chart', as: 'update-chart',
+      uses: 'helm-update-chart',
+      as: 'update-chart',
       config: { path: './src/chart', charts: [{ repository, name: 'shop', version: "${{ chartFrom('oci://ghcr.io/acme/charts/shop').Version }}" }] },
     }];
     const broken = simulateControllers(world([directStage('dev', CLUSTERS, update('oci://ghcr.io/acme/charts/shop'))], { task: helmTask(), warehouse: chartWarehouse }));
@@ -186,11 +189,15 @@ describe('controller model: Kargo promotions', () => {
 
   test('fails if a web metric checks a condition (a non-JSON answer always passes)', () => {
     const template = {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 'smoke', namespace: NS },
-      spec: { metrics: [
-        { name: 'version', successCondition: "result == '1.2.0'", provider: { web: { url: 'https://shop/version', jsonPath: '{$.version}' } } },
-        { name: 'up', successCondition: 'true', provider: { web: { url: 'https://shop/ready' } } },
-      ] },
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AnalysisTemplate',
+      metadata: { name: 'smoke', namespace: NS },
+      spec: {
+        metrics: [
+          { name: 'version', successCondition: "result == '1.2.0'", provider: { web: { url: 'https://shop/version', jsonPath: '{$.version}' } } },
+          { name: 'up', successCondition: 'true', provider: { web: { url: 'https://shop/ready' } } },
+        ],
+      },
     };
     expect(only(simulateControllers([template]), 'web-metric-non-json-passes')).toEqual([
       'web-metric-non-json-passes AnalysisTemplate/smoke /spec/metrics/0/successCondition: web metric "version" checks successCondition "result == \'1.2.0\'", but an answer that is not JSON is counted Successful without evaluating it: a plain-text answer from "https://shop/version" always passes',
@@ -199,7 +206,7 @@ describe('controller model: Kargo promotions', () => {
 });
 
 describe('controller model: expressions', () => {
-  const env = { outputs: { push: { commit: 'abc', branch: 'b' }, 'open-pr': null }, vars: { n: 1 } };
+  const env = { outputs: { 'push': { commit: 'abc', branch: 'b' }, 'open-pr': null }, vars: { n: 1 } };
   test.each([
     ["outputs['push'].commit", 'abc'],
     ["outputs['open-pr']?.pr.id", null],
@@ -230,6 +237,5 @@ describe('controller model on manifests/', () => {
     expect(findings.filter((f) => f.code === 'cluster-ca-missing')).toHaveLength(50);
   });
 });
-
 
 

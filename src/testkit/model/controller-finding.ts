@@ -65,15 +65,12 @@ export function filepathMatch(pattern: string, value: string): boolean {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '\\' && i + 1 < pattern.length) re += escapeRe(pattern[++i]);
-    else if (c === '[') {
+    if (c === '*') {re += '[^/]*';} else if (c === '?') {re += '[^/]';} else if (c === '\\' && i + 1 < pattern.length) {re += escapeRe(pattern[++i]);} else if (c === '[') {
       const end = pattern.indexOf(']', i + 1);
       if (end < 0) return false;
       re += '[' + pattern.slice(i + 1, end).replace(/^\^/, '^').replace(/\\/g, '\\\\') + ']';
       i = end;
-    } else re += escapeRe(c);
+    } else {re += escapeRe(c);}
   }
   return new RegExp(`^${re}$`).test(value);
 }

@@ -12,7 +12,7 @@ export class ExprError extends Error {}
 
 /** A value that behaves like a Go struct: reading an unknown field fails. */
 export class GoStruct {
-  constructor(public readonly typeName: string, public readonly fields: Record<string, unknown>) {}
+  constructor(public readonly goType: string, public readonly fields: Record<string, unknown>) {}
 }
 
 type Node =
@@ -25,9 +25,23 @@ type Node =
   | { t: 'cond'; test: Node; yes: Node; no: Node };
 
 const BINARY: Record<string, number> = {
-  'or': 10, '||': 10, 'and': 15, '&&': 15,
-  '==': 20, '!=': 20, '<': 20, '>': 20, '<=': 20, '>=': 20, 'in': 20,
-  '+': 30, '-': 30, '*': 60, '/': 60, '%': 60, '??': 500,
+  'or': 10,
+  '||': 10,
+  'and': 15,
+  '&&': 15,
+  '==': 20,
+  '!=': 20,
+  '<': 20,
+  '>': 20,
+  '<=': 20,
+  '>=': 20,
+  'in': 20,
+  '+': 30,
+  '-': 30,
+  '*': 60,
+  '/': 60,
+  '%': 60,
+  '??': 500,
 };
 const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\?\.|\?\?|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:.,()[\]]))/y;
 
@@ -207,7 +221,7 @@ function member(node: Extract<Node, { t: 'member' }>, env: Record<string, unknow
     throw new ExprError(`cannot fetch ${String(key)} from <nil>`);
   }
   if (obj instanceof GoStruct) {
-    if (!Object.prototype.hasOwnProperty.call(obj.fields, String(key))) throw new ExprError(`cannot fetch ${String(key)} from ${obj.typeName}`);
+    if (!Object.prototype.hasOwnProperty.call(obj.fields, String(key))) throw new ExprError(`cannot fetch ${String(key)} from ${obj.goType}`);
     return obj.fields[String(key)];
   }
   if (Array.isArray(obj)) {
@@ -273,6 +287,6 @@ function nilOf(v: unknown): unknown {
 
 function typeName(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
-  if (v instanceof GoStruct) return v.typeName;
+  if (v instanceof GoStruct) return v.goType;
   return Array.isArray(v) ? '[]interface {}' : typeof v === 'object' ? 'map[string]interface {}' : typeof v;
 }

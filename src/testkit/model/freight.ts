@@ -43,6 +43,11 @@ export function artifactKey(a: SubscribedArtifact): string {
 }
 
 export class SimulatedFreight {
+  /** Freight where every artifact is at `generation`, except those listed in `overrides`. */
+  public static of(warehouse: any, generation: number, overrides: Record<string, number> = {}): SimulatedFreight {
+    return new SimulatedFreight(warehouse?.metadata?.name ?? '', warehouseArtifacts(warehouse), overrides, generation);
+  }
+
   public readonly name: string;
 
   constructor(
@@ -52,11 +57,6 @@ export class SimulatedFreight {
     private readonly defaultGeneration: number,
   ) {
     this.name = shortHash(warehouse, artifacts.map((a) => [artifactKey(a), this.generation(a)]));
-  }
-
-  /** Freight where every artifact is at `generation`, except those listed in `overrides`. */
-  public static of(warehouse: any, generation: number, overrides: Record<string, number> = {}): SimulatedFreight {
-    return new SimulatedFreight(warehouse?.metadata?.name ?? '', warehouseArtifacts(warehouse), overrides, generation);
   }
 
   public generation(a: SubscribedArtifact): number {

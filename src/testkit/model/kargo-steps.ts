@@ -1,4 +1,4 @@
-import { shortHash, GitWorld, normalizeGitUrl, normalizePath, WorkDir, WorkTree } from './git-world';
+import { shortHash, GitWorld, normalizeGitUrl, normalizePath, treeHasPath, WorkDir, WorkTree } from './git-world';
 
 /**
  * Models of the Kargo v1.11.2 promotion steps the generators emit. Each function names the
@@ -166,7 +166,8 @@ function gitOpenPr(cfg: any, env: StepEnv): StepResult {
   const remote = env.world.remote(cfg.repoURL);
   const source = remote.head(cfg.sourceBranch);
   if (!source) return errored(`error cloning ${cfg.repoURL}: couldn't find remote ref ${cfg.sourceBranch}`, 'git-branch-missing');
-  const existing = remote.pullRequests.find((p) => p.source === cfg.sourceBranch && p.target === cfg.targetBranch && p.head === source.id && (p.open || p.merged));
+  const existing = remote.pullRequests.find((p) => p.source === cfg.sourceBranch && p.target === cfg.targetBranch
+    && p.head === source.id && (p.open || p.merged));
   if (existing) return ok({ pr: { id: existing.id, url: `${cfg.repoURL}/pull/${existing.id}` } });
   const target = remote.head(cfg.targetBranch);
   if (!target) return errored(`target branch "${cfg.targetBranch}" does not exist`, 'open-pr-target-missing');
@@ -204,7 +205,8 @@ function gitWaitForPr(cfg: any, env: StepEnv): StepResult {
 function argocdUpdate(cfg: any, env: StepEnv): StepResult {
   for (const target of cfg.apps ?? []) {
     const namespace = target.namespace ?? 'argocd';
-    const matching = env.applications.filter((a) => a.namespace === namespace && (target.name ? a.name === target.name : selectorMatches(target.selector, a.labels)));
+    const matching = env.applications.filter((a) => a.namespace === namespace
+      && (target.name ? a.name === target.name : selectorMatches(target.selector, a.labels)));
     const entry = `${env.project}:${env.stage}`;
     const authorized = matching.filter((a) => (a.annotations['kargo.akuity.io/authorized-stage'] ?? '').split(',').map((s) => s.trim()).includes(entry));
     if (authorized.length === 0) {
@@ -236,7 +238,7 @@ export function syncProblem(env: Pick<StepEnv, 'world'>, source: ModelApplicatio
   if (revision !== undefined && !remote.reachable(branch, revision)) return `revision ${revision} is not on branch ${JSON.stringify(branch)}`;
   const tree = revision !== undefined ? remote.commits.get(revision)!.tree : head.tree;
   const path = normalizePath(source.path ?? '');
-  if (!Object.keys(tree).some((f) => path === '' || f === path || f.startsWith(path + '/'))) {
+  if (!treeHasPath(tree, path)) {
     return `path ${JSON.stringify(source.path)} does not exist on branch ${JSON.stringify(branch)} (app path does not exist)`;
   }
   return '';
