@@ -92,11 +92,18 @@ function gitClear(cfg: any, env: StepEnv): StepResult {
   return ok();
 }
 
-/** What a render writes: it changes when anything it reads changes (config, Freight, source tree). */
+/**
+ * What a render writes: it changes when anything it reads changes (its config with the Freight
+ * values in it, and every checkout its `path`, `valuesFiles` or `inFiles` point into).
+ */
 function render(cfg: any, env: StepEnv, uses: string): StepResult {
   const src = env.workDir.locate(cfg.path ?? '');
   if (!src) return errored(`path ${cfg.path} is not inside any checkout`, 'step-error');
-  const inputs = [uses, { ...cfg, outPath: undefined }, src.tree.repoUrl, src.tree.head, src.tree.files];
+  const read = [cfg.path, ...(Array.isArray(cfg.valuesFiles) ? cfg.valuesFiles : [])]
+    .map((p) => env.workDir.locate(String(p))?.tree)
+    .filter((t): t is WorkTree => t !== undefined)
+    .map((t) => [t.repoUrl, t.head, t.files]);
+  const inputs = [uses, { ...cfg, outPath: undefined }, read];
   const out = env.workDir.locate(cfg.outPath ?? '');
   if (out) out.tree.files[out.rel || 'manifests.yaml'] = `# rendered ${shortHash(...inputs)}\n`;
   return ok();
