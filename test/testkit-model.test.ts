@@ -4,7 +4,7 @@ import { KNOWN_CONTROLLER_PROBLEMS } from './known-controller-problems';
 import {
   appProject, CA, clusterSecret, directStage, eksSecret, helmTask, IMAGE, NS, pullRequestStage, SOURCE, syncStep, warehouse, world,
 } from './testkit-model-fixtures';
-import { ControllerFinding, findingCodes, simulateControllers, simulateManifestDirectory } from '../src/testkit';
+import { CONTROLLER_FINDING_CODES, ControllerFinding, findingCodes, simulateControllers, simulateManifestDirectory } from '../src/testkit';
 import { evaluateExpression } from '../src/testkit/model/expr';
 import { SimulatedFreight } from '../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../src/testkit/model/git-world';
@@ -235,6 +235,7 @@ describe('controller model on manifests/', () => {
     const findings = simulateManifestDirectory(path.join(__dirname, '..', 'manifests'));
     expect(findingCodes(findings)).toEqual(KNOWN_CONTROLLER_PROBLEMS);
     expect(findings.filter((f) => f.code === 'cluster-ca-missing')).toHaveLength(50);
+    for (const code of findingCodes(findings)) expect(Object.keys(CONTROLLER_FINDING_CODES)).toContain(code);
   });
 });
 
