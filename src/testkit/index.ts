@@ -1,2 +1,3 @@
 export * from './manifest-issue';
 export * from './manifest-validator';
+export * from './model';

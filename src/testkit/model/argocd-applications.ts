@@ -1,0 +1,98 @@
+import { ModelApplication, selectorMatches } from './kargo-steps';
+
+/**
+ * The Applications Argo CD v3.5.1 would run: each Application object, plus what each
+ * ApplicationSet generates (`clusters` and `list` generators, Go templates with `{{ .a.b }}` and
+ * `{{ index .a "k" }}`), after `applicationset/generators/cluster.go` (cluster Secret params
+ * `name`, `nameNormalized`, `server`, `metadata.labels`/`annotations`). Other generators yield
+ * nothing (the model then checks nothing for them).
+ */
+
+export const CLUSTER_SECRET_LABEL = 'argocd.argoproj.io/secret-type';
+
+export function clusterSecrets(objects: any[]): any[] {
+  return objects.filter((o) => o?.kind === 'Secret' && o.metadata?.labels?.[CLUSTER_SECRET_LABEL] === 'cluster');
+}
+
+/** A cluster Secret's `stringData` (or decoded `data`). */
+export function secretData(secret: any): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(secret?.data ?? {})) out[k] = Buffer.from(String(v), 'base64').toString('utf8');
+  return { ...out, ...(secret?.stringData ?? {}) };
+}
+
+export function modelApplications(objects: any[]): ModelApplication[] {
+  const secrets = clusterSecrets(objects);
+  const apps: ModelApplication[] = [];
+  for (const obj of objects) {
+    if (obj?.kind === 'Application' && obj.spec) {
+      apps.push(toModel(obj.metadata ?? {}, obj.spec, { obj, path: '/spec' }));
+    } else if (obj?.kind === 'ApplicationSet' && obj.spec?.template) {
+      apps.push(...expandApplicationSet(obj, secrets));
+    }
+  }
+  return apps;
+}
+
+function expandApplicationSet(appSet: any, secrets: any[]): ModelApplication[] {
+  const apps: ModelApplication[] = [];
+  (appSet.spec.generators ?? []).forEach((generator: any) => {
+    let params: any[] = [];
+    if (generator.clusters) {
+      params = secrets.filter((s) => !generator.clusters.selector || Object.keys(generator.clusters.selector).length === 0
+        || selectorMatches(generator.clusters.selector, s.metadata?.labels ?? {})).map(clusterParams);
+    } else if (generator.list) {
+      params = generator.list.elements ?? [];
+    }
+    for (const p of params) {
+      const t = render(appSet.spec.template, p);
+      apps.push(toModel({ ...t.metadata, namespace: t.metadata?.namespace ?? appSet.metadata?.namespace }, t.spec ?? {}, { obj: appSet, path: '/spec/template/spec' }));
+    }
+  });
+  return apps;
+}
+
+function clusterParams(secret: any): Record<string, unknown> {
+  const data = secretData(secret);
+  return {
+    name: data.name,
+    nameNormalized: data.name,
+    server: data.server,
+    project: data.project ?? '',
+    metadata: { labels: secret.metadata?.labels ?? {}, annotations: secret.metadata?.annotations ?? {} },
+  };
+}
+
+function lookup(params: any, dotted: string): unknown {
+  return dotted.split('.').reduce((o: any, k) => (o === undefined || o === null ? undefined : o[k]), params);
+}
+
+function render(value: any, params: any): any {
+  if (typeof value === 'string') {
+    return value.replace(/\{\{\s*(.*?)\s*\}\}/g, (whole, expr: string) => {
+      let m = /^\.([\w.]+)$/.exec(expr);
+      if (m) return String(lookup(params, m[1]) ?? '');
+      m = /^index \.([\w.]+) "([^"]+)"$/.exec(expr);
+      if (m) return String((lookup(params, m[1]) as any)?.[m[2]] ?? '');
+      return whole;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => render(v, params));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, params)]));
+  return value;
+}
+
+function toModel(metadata: any, spec: any, origin: { obj: any; path: string }): ModelApplication {
+  const sources = Array.isArray(spec.sources) && spec.sources.length > 0 ? spec.sources : spec.source ? [spec.source] : [];
+  return {
+    name: metadata.name ?? '',
+    namespace: metadata.namespace ?? 'argocd',
+    labels: metadata.labels ?? {},
+    annotations: metadata.annotations ?? {},
+    project: spec.project ?? 'default',
+    destination: spec.destination ?? {},
+    sources,
+    syncOptions: spec.syncPolicy?.syncOptions ?? [],
+    origin,
+  };
+}

@@ -1,0 +1,91 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as YAML from 'yaml';
+import { modelApplications } from './argocd-applications';
+import { checkClusterConnections, ClusterConnectionOptions } from './argocd-cluster-connection';
+import { checkProjectPermissions } from './argocd-project-check';
+import { ControllerFinding, setSource, uniqueFindings } from './controller-finding';
+import { checkPromotions, PromotionModelOptions } from './kargo-promotion-model';
+import { checkStepConfigs } from './kargo-step-checks';
+import { checkWebMetrics } from './rollouts-web-metric';
+
+/**
+ * A model of the live controllers, run on synthesized objects without a cluster: what Argo CD
+ * v3.5.1, Kargo v1.11.2 and Argo Rollouts v1.9.1 would do with them. Each modelled behaviour
+ * follows an upstream file (paths inside the upstream repositories at those tags):
+ *
+ * | behaviour | module | upstream |
+ * | --- | --- | --- |
+ * | AppProject permission check of every sync task, the auto-created Namespace included | `argocd-project-check.ts` | argo-cd `gitops-engine/pkg/sync/sync_context.go` (`autoCreateNamespace`, `permissionValidator`), `controller/sync.go`, `pkg/apis/application/v1alpha1/app_project_types.go` (`IsGroupKindNamePermitted`, `isDestinationMatched`, `IsSourcePermitted`), `types.go` (`isNamedResourceInList`) |
+ * | ApplicationSet expansion (clusters, list generators) | `argocd-applications.ts` | argo-cd `applicationset/generators/cluster.go`, `list.go` |
+ * | cluster connection: CA of managed control planes, EKS token name | `argocd-cluster-connection.ts` | argo-cd `docs/operator-manual/declarative-setup.md` (Clusters) |
+ * | task inflation, vars | `promotion-runner.ts` | kargo `pkg/api/promotion.go` (`InflateSteps`, `promotionTaskVarsToStepVars`) |
+ * | step order, `if`, Skipped without output, failures skip later steps | `promotion-runner.ts` | kargo `pkg/promotion/local_orchestrator.go`, `pkg/promotion/evaluator.go` |
+ * | expressions: `?.`, `??`, nil member access, `status()`, `quote()` | `expr.ts`, `template.ts` | expr-lang `parser/operator/operator.go`, `vm/runtime/runtime.go`; kargo `pkg/expressions/json_templates.go`, `pkg/expressions/function/functions.go` |
+ * | Freight functions | `freight.ts` | kargo `pkg/expressions/function/functions.go` |
+ * | git-clone `create`, git-commit no-op, git-push generated branch, git-open-pr missing target / Skipped, git-wait-for-pr merge commit | `kargo-steps.ts` | kargo `pkg/promotion/runner/builtin/git_cloner.go`, `git_commiter.go`, `git_pusher.go`, `git_pr_opener.go`, `git_pr_waiter.go` |
+ * | helm-update-chart dependency matching | `kargo-steps.ts` | kargo `pkg/helm/dependency_manager.go` (`processDependencyUpdates`), docs `helm-update-chart.md` |
+ * | argocd-update selection, authorization, source matching | `kargo-steps.ts` | kargo `pkg/promotion/runner/builtin/argocd_updater.go` |
+ * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
+ * | web metric on a non-JSON body | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`) |
+ */
+export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
+
+/**
+ * Runs the controller model on synthesized objects (e.g. `Testing.synth(chart)` of every chart,
+ * fleet included) and returns what would go wrong live, sorted by source, object and path.
+ */
+export function simulateControllers(objects: any[], options: SimulateControllersOptions = {}): ControllerFinding[] {
+  const list = objects.filter((o) => o !== null && typeof o === 'object');
+  const apps = modelApplications(list);
+  const findings = [
+    ...checkProjectPermissions(list, apps),
+    ...checkClusterConnections(list, options),
+    ...checkStepConfigs(list),
+    ...checkWebMetrics(list),
+    ...checkPromotions(list, apps, options),
+  ];
+  return uniqueFindings(findings).sort(compareFindings);
+}
+
+/**
+ * Runs the controller model on every `*.yaml` / `*.yml` file below a directory, together (the
+ * files of one synth describe one installation); each finding names its file.
+ */
+export function simulateManifestDirectory(dir: string, options: SimulateControllersOptions = {}): ControllerFinding[] {
+  const objects: any[] = [];
+  for (const file of listYaml(dir)) {
+    for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+      const obj = doc.errors.length === 0 ? doc.toJS() : undefined;
+      if (obj !== null && typeof obj === 'object') {
+        setSource(obj, file);
+        objects.push(obj);
+      }
+    }
+  }
+  return simulateControllers(objects, options);
+}
+
+/** The distinct codes of some findings, sorted: what a test compares against its known list. */
+export function findingCodes(findings: ControllerFinding[]): string[] {
+  return [...new Set(findings.map((f) => f.code))].sort();
+}
+
+function compareFindings(a: ControllerFinding, b: ControllerFinding): number {
+  const ka = [a.source, a.kind, a.namespace ?? '', a.name, a.path, a.code, a.message].join('\u0000');
+  const kb = [b.source, b.kind, b.namespace ?? '', b.name, b.path, b.code, b.message].join('\u0000');
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function listYaml(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile() && /\.ya?ml$/.test(e.name)) files.push(full);
+    }
+  };
+  walk(dir);
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
