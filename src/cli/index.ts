@@ -6,4 +6,5 @@ export * from './release-model';
 export * from './release-diff';
 export * from './sync-windows';
 export { renderPlan, summaryOf } from './plan-markdown';
-export { run, CliIo, DIRECTORY_CHECKS, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION } from './run';
+export { run, DIRECTORY_CHECKS, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION } from './run';
+export type { CliIo } from './run';
