@@ -318,6 +318,15 @@ describe('plan --base-dir/--head-dir', () => {
     const ok = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], ok.io)).toBe(0);
     expect(ok.out.join('')).toContain('Unaffected: web; the fleet is unchanged.');
+    // a weekend freeze on the production clusters: --now decides whether it is active
+    const freeze = [{ kind: 'deny', schedule: '0 18 * * fri', duration: '63h', clusters: ['prod-*'], description: 'weekend' }];
+    const [frozenBase, frozenHead] = [write('frozen-base', tree({ api: { ...API, syncWindows: freeze } })), write('frozen-head', tree({ api: { ...wide, syncWindows: freeze } }))];
+    const frozen = io();
+    expect(await run(['plan', '--base-dir', frozenBase, '--head-dir', frozenHead, '--config', config, '--now', '2026-12-05T12:00:00Z'], frozen.io)).toBe(1);
+    expect(frozen.out.join('')).toContain('- `no-production-change-during-freeze` api: changes production');
+    expect(frozen.out.join('')).toContain('during the freeze "0 18 * * fri" for 63h – weekend, active from 2026-12-04T18:00:00.000Z to 2026-12-07T09:00:00.000Z');
+    const monday = io();
+    expect(await run(['plan', '--base-dir', frozenBase, '--head-dir', frozenHead, '--config', config, '--now', '2026-12-07T10:00:00Z'], monday.io)).toBe(0);
     fs.writeFileSync(config, JSON.stringify({ changeRules: { 'max-production-wave-growht': false } }));
     const typo = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], typo.io)).toBe(2);
