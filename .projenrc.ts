@@ -96,9 +96,12 @@ project.package.addField('types', 'lib/src/index.d.ts');
 project.package.addField('exports', {
   '.': { types: './lib/src/index.d.ts', default: './lib/src/index.js' },
   './testkit': { types: './lib/src/testkit/index.d.ts', default: './lib/src/testkit/index.js' },
+  './cli': { types: './lib/src/cli/index.d.ts', default: './lib/src/cli/index.js' },
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
+// the change-review command line (`npx cdk8s-gitops-platform plan|validate`): src/cli, TypeScript only
+project.addBins({ 'cdk8s-gitops-platform': 'lib/src/cli/main.js' });
 
 // ---------------------------------------------------------------------------------------------
 // tests: vitest only

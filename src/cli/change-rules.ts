@@ -1,0 +1,185 @@
+import { AppChange, PlanChange } from './release-diff';
+import { activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
+import { PlatformLabels } from '../fleet/labels';
+
+/**
+ * Annotation that lets an app change production while a deny sync window is active. Put it on the
+ * app's AppProject (or its Kargo Project) with the reason and who agreed, e.g.
+ * `gitops-platform.io/freeze-override: "CHG-1234 hotfix, approved by release board"`.
+ */
+export const FREEZE_OVERRIDE_ANNOTATION = `${PlatformLabels.PREFIX}/freeze-override`;
+
+/** What a change rule sees besides the change. */
+export interface ChangeRuleContext {
+  /** The time the change would be merged (for freezes). */
+  readonly now: Date;
+}
+
+/** One broken change rule. */
+export interface ChangeViolation {
+  readonly ruleId: string;
+  readonly app: string;
+  /** What is wrong, showing the values. */
+  readonly message: string;
+  /** How to satisfy the rule. */
+  readonly fix: string;
+}
+
+/**
+ * A standard that looks at a change (base → head), not only at the end state.
+ * The end state is checked by `PlatformStandards` at synth time.
+ */
+export interface ChangeRule {
+  /** A stable id (lowercase, dashes), used in configuration and messages. */
+  readonly id: string;
+  /** What the rule asks for, in one line. */
+  readonly description: string;
+  /** @returns one violation per broken occurrence; empty when the change complies */
+  check(change: PlanChange, context: ChangeRuleContext): ChangeViolation[];
+}
+
+/** Options of `maxProductionWaveGrowth`. */
+export interface MaxProductionWaveGrowthOptions {
+  /**
+   * How many clusters a change may add to one production wave.
+   * @default 5
+   */
+  readonly maxClusters?: number;
+}
+
+/**
+ * `max-production-wave-growth`: a change may add at most N clusters to any production wave (a new
+ * wave of an existing app counts from zero; a new app is exempt: nothing runs there yet, and the
+ * end-state standards review its waves).
+ */
+export function maxProductionWaveGrowth(options: MaxProductionWaveGrowthOptions = {}): ChangeRule {
+  const max = options.maxClusters ?? 5;
+  if (!Number.isInteger(max) || max < 0) {
+    throw new Error(`max-production-wave-growth: maxClusters must be a whole number >= 0, got ${max}`);
+  }
+  return {
+    id: 'max-production-wave-growth',
+    description: `a change may add at most ${max} cluster(s) to one production wave`,
+    check: (change) => change.apps.filter((a) => a.status === 'changed').flatMap((app) => app.stages
+      .filter((s) => s.production)
+      .flatMap((s) => s.waves.filter((w) => w.clustersAdded.length > max).map((w) => ({
+        ruleId: 'max-production-wave-growth',
+        app: app.app,
+        message: `${app.app}: production wave ${w.wave} grows by ${w.clustersAdded.length} cluster(s) (${w.clustersAdded.join(', ')}), more than ${max}`,
+        fix: `add at most ${max} cluster(s) to ${w.wave} per change (split the change, or add a wave), or raise maxClusters in the config`,
+      })))),
+  };
+}
+
+/**
+ * `no-production-change-during-freeze`: while an Argo CD deny sync window of the app's AppProject
+ * (before or after the change: removing a freeze does not lift it for the same change) is active
+ * and applies to one of the app's production Applications, the change may not touch production,
+ * unless the app's AppProject or Kargo Project carries `FREEZE_OVERRIDE_ANNOTATION` with a reason.
+ */
+export function noProductionChangeDuringFreeze(): ChangeRule {
+  const id = 'no-production-change-during-freeze';
+  return {
+    id,
+    description: 'no change to production while a deny sync window is active, unless overridden',
+    check: (change, context) => change.apps.flatMap((app) => {
+      if (!touchesProduction(app)) return [];
+      const projects = [...change.base.ofGroup(app.app), ...change.head.ofGroup(app.app)]
+        .filter((o) => o.obj?.kind === 'AppProject' && String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/'));
+      const windows = new Map<string, SyncWindow>();
+      for (const p of projects) {
+        for (const w of p.obj.spec?.syncWindows ?? []) {
+          if (w?.kind === 'deny') windows.set(JSON.stringify(w), w);
+        }
+      }
+      if (windows.size === 0) return [];
+      const targets = [...(app.before?.stages ?? []), ...(app.after?.stages ?? [])]
+        .filter((s) => s.production).flatMap((s) => s.waves.flatMap((w) => w.targets));
+      const violations: ChangeViolation[] = [];
+      for (const window of windows.values()) {
+        let active;
+        try {
+          active = activeOccurrence(window, context.now);
+        } catch (e) {
+          violations.push({ ruleId: id, app: app.app, message: `${app.app}: sync window ${describeWindow(window)} cannot be evaluated: ${(e as Error).message}`, fix: 'fix the sync window' });
+          continue;
+        }
+        const hit = targets.find((t) => windowApplies(window, t));
+        if (!active || !hit) continue;
+        const override = overrideReason(change, app.app);
+        if (override) continue;
+        violations.push({
+          ruleId: id,
+          app: app.app,
+          message: `${app.app}: changes production (${countOf(app)}) during the freeze ${describeWindow(window)}, active from ${active.start.toISOString()} to ${active.end.toISOString()} for Application ${hit.application}`,
+          fix: `merge after ${active.end.toISOString()}, or annotate the app's AppProject with ${FREEZE_OVERRIDE_ANNOTATION}: "<reason, approver>"`,
+        });
+      }
+      return violations;
+    }),
+  };
+}
+
+function touchesProduction(app: AppChange): boolean {
+  const p = app.productionObjects;
+  return p.added.length + p.changed.length + p.removed.length > 0
+    || app.stages.some((s) => s.production && (s.waves.length > 0 || s.status !== 'changed'));
+}
+
+function countOf(app: AppChange): string {
+  const p = app.productionObjects;
+  return `${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed object(s)`;
+}
+
+function describeWindow(w: SyncWindow): string {
+  return `"${w.schedule}" for ${w.duration}${w.timeZone ? ` (${w.timeZone})` : ''}${w.description ? ` – ${w.description}` : ''}`;
+}
+
+function overrideReason(change: PlanChange, app: string): string | undefined {
+  for (const o of change.head.ofGroup(app)) {
+    const kind = o.obj?.kind;
+    if (kind !== 'AppProject' && kind !== 'Project') continue;
+    const reason = o.obj?.metadata?.annotations?.[FREEZE_OVERRIDE_ANNOTATION];
+    if (typeof reason === 'string' && reason.trim() !== '') return reason;
+  }
+  return undefined;
+}
+
+/** Configuration of the change rules (the `changeRules` key of the config file). */
+export interface ChangeRulesConfig {
+  /**
+   * Per rule id: `false` turns a built-in rule off, an object passes options.
+   * @default - every built-in rule with its defaults
+   */
+  readonly [ruleId: string]: boolean | Record<string, unknown> | undefined;
+}
+
+/** The ids of the built-in rules, in the order they run. */
+export const BUILT_IN_CHANGE_RULES = ['max-production-wave-growth', 'no-production-change-during-freeze'];
+
+/**
+ * The built-in rules as configured.
+ * @throws on an unknown rule id or a bad option
+ */
+export function changeRules(config: ChangeRulesConfig = {}): ChangeRule[] {
+  for (const key of Object.keys(config)) {
+    if (!BUILT_IN_CHANGE_RULES.includes(key)) {
+      throw new Error(`unknown change rule "${key}" (known: ${BUILT_IN_CHANGE_RULES.join(', ')})`);
+    }
+  }
+  const options = (id: string): Record<string, unknown> | undefined => {
+    const value = config[id];
+    if (value === false) return undefined;
+    return typeof value === 'object' && value !== null ? value : {};
+  };
+  const rules: ChangeRule[] = [];
+  const growth = options('max-production-wave-growth');
+  if (growth) rules.push(maxProductionWaveGrowth({ maxClusters: growth.maxClusters as number | undefined }));
+  if (options('no-production-change-during-freeze')) rules.push(noProductionChangeDuringFreeze());
+  return rules;
+}
+
+/** Runs rules in order. */
+export function checkChange(change: PlanChange, rules: ChangeRule[], context: ChangeRuleContext): ChangeViolation[] {
+  return rules.flatMap((r) => r.check(change, context));
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { run } from './run';
+
+// The `cdk8s-gitops-platform` command (package.json `bin`); see run.ts for the commands.
+run(process.argv.slice(2), {
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}).then((code) => {
+  process.exitCode = code;
+}, (e) => {
+  process.stderr.write(`error: ${(e as Error).message}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,100 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as YAML from 'yaml';
+import { PlatformLabels } from '../fleet/labels';
+
+/** The name under which the fleet's objects (cluster Secrets and `fleet*.k8s.yaml`) are grouped. */
+export const FLEET_GROUP = 'fleet';
+
+/** One synthesized object and where it came from. */
+export interface ManifestObject {
+  /** The file, relative to the synthesized directory. */
+  readonly file: string;
+  /** The app (or the fleet) the object belongs to. */
+  readonly group: string;
+  /** The cluster of a per-cluster Argo CD file (`<app>--<cluster>.k8s.yaml`), else ''. */
+  readonly cluster: string;
+  /** `[<cluster>] apiVersion kind namespace/name`: unique within a synthesized directory. */
+  readonly key: string;
+  /** The object. */
+  readonly obj: any;
+}
+
+/** The objects of a synthesized directory, grouped by app. */
+export class ManifestSet {
+  /**
+   * Loads every `*.yaml` / `*.yml` below a directory (multi-document, in path order).
+   * @throws when a document does not parse
+   */
+  public static load(dir: string): ManifestSet {
+    const objects: ManifestObject[] = [];
+    for (const file of listYamlFiles(dir)) {
+      const rel = path.relative(dir, file).split(path.sep).join('/');
+      for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+        if (doc.errors.length > 0) {
+          throw new Error(`${rel} does not parse: ${doc.errors[0].message.split('\n')[0]}`);
+        }
+        const obj = doc.toJS();
+        if (obj !== null && typeof obj === 'object') {
+          objects.push(describe(rel, obj));
+        }
+      }
+    }
+    return new ManifestSet(objects);
+  }
+
+  /** Builds a set from objects already in memory (tests, other tools). */
+  public static fromObjects(objects: Array<{ file: string; obj: any }>): ManifestSet {
+    return new ManifestSet(objects.map(({ file, obj }) => describe(file, obj)));
+  }
+
+  private constructor(public readonly objects: ManifestObject[]) {}
+
+  /** The names of the groups, sorted (apps and, when present, the fleet). */
+  public groups(): string[] {
+    return [...new Set(this.objects.map((o) => o.group))].sort(compare);
+  }
+
+  /** The objects of one group. */
+  public ofGroup(group: string): ManifestObject[] {
+    return this.objects.filter((o) => o.group === group);
+  }
+}
+
+function describe(file: string, obj: any): ManifestObject {
+  const base = path.posix.basename(file).replace(/\.ya?ml$/, '').replace(/\.k8s$/, '');
+  const [stem, cluster = ''] = base.split('--');
+  const labels = obj?.metadata?.labels ?? {};
+  const isClusterSecret = obj?.kind === 'Secret' && labels['argocd.argoproj.io/secret-type'] === 'cluster';
+  const group = isClusterSecret ? FLEET_GROUP : (typeof labels[PlatformLabels.APP] === 'string' ? labels[PlatformLabels.APP] : stem);
+  const meta = obj?.metadata ?? {};
+  const id = `${obj?.apiVersion ?? ''} ${obj?.kind ?? ''} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''}`;
+  return { file, group, cluster, key: cluster ? `[${cluster}] ${id}` : id, obj };
+}
+
+/** Plain code-unit order: the same on every machine. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function listYamlFiles(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) {
+        files.push(full);
+      }
+    }
+  };
+  walk(dir);
+  return files.sort(compare);
+}
+
+/** JSON with sorted keys: equal objects give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort(compare).map((k) => [k, v[k]])) : v));
+}

@@ -1,0 +1,135 @@
+import { ChangeViolation } from './change-rules';
+import { AppChange, Before, FleetChange, ObjectChanges, PlanChange, StageChange } from './release-diff';
+
+const LIST_LIMIT = 20;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const code = (s: string) => `\`${s}\``;
+const list = (values: string[]) => (values.length === 0 ? '(none)' : values.join(', '));
+const before = (b: Before<string[]>) => `${list(b.before)} → ${list(b.after)}`;
+// per-cluster branches make long lists; the objects list below names every one
+const capped = (values: string[], limit = 4) => (values.length <= limit ? values.join(', ')
+  : `${values.slice(0, limit).join(', ')} and ${values.length - limit} more`);
+const count = (o: ObjectChanges) => o.added.length + o.changed.length + o.removed.length;
+
+/** One sentence per affected app: what a reviewer needs to know first. */
+export function summaryOf(app: AppChange): string {
+  if (app.status === 'added') return `${app.app}: new app (${plural(app.after?.clusters.length ?? 0, 'cluster')}, ${plural(app.objects.added.length, 'object')})`;
+  if (app.status === 'removed') return `${app.app}: removed (${plural(app.before?.clusters.length ?? 0, 'cluster')}, ${plural(app.objects.removed.length, 'object')})`;
+  const parts: string[] = [];
+  for (const s of app.stages) {
+    if (s.status === 'added') parts.push(`new stage ${s.stage}`);
+    else if (s.status === 'removed') parts.push(`stage ${s.stage} removed`);
+    else if (s.waveCount.before !== s.waveCount.after) parts.push(`${s.stage} ${s.waveCount.before} → ${plural(s.waveCount.after, 'wave')}`);
+    if (s.gates) parts.push(`${s.stage} gate ${before(s.gates)}`);
+  }
+  if (app.clustersAdded.length) parts.push(`+${plural(app.clustersAdded.length, 'cluster')}`);
+  if (app.clustersRemoved.length) parts.push(`−${plural(app.clustersRemoved.length, 'cluster')}`);
+  const moved = app.stages.flatMap((s) => s.waves).filter((w) => w.clustersAdded.some((c) => !app.clustersAdded.includes(c)));
+  if (moved.length) parts.push('clusters moved between waves');
+  const artifacts = app.artifactsAdded.length + app.artifactsRemoved.length + app.artifactsChanged.length;
+  if (artifacts) parts.push(`${plural(artifacts, 'artifact')} changed`);
+  const o = app.objects;
+  const objects = [o.added.length && `${o.added.length} added`, o.changed.length && `${o.changed.length} changed`, o.removed.length && `${o.removed.length} removed`].filter(Boolean);
+  parts.push(`objects: ${objects.join(', ')}`);
+  return `${app.app}: ${parts.join('; ')}`;
+}
+
+/** Renders a change as Markdown for a pull-request comment. */
+export function renderPlan(change: PlanChange, violations: ChangeViolation[], baseLabel: string): string {
+  const lines: string[] = [];
+  const affected = change.apps.length;
+  lines.push(`## Release plan against ${code(baseLabel)}`, '');
+  if (affected === 0 && !change.fleet) {
+    lines.push('No app and no cluster changes.', '');
+  }
+  for (const app of change.apps) lines.push(`- **${summaryOf(app)}**`);
+  if (change.fleet) lines.push(`- **fleet: ${fleetSummary(change.fleet)}**`);
+  if (affected || change.fleet) lines.push('');
+  lines.push(`Unaffected: ${change.unaffected.length ? change.unaffected.join(', ') : '(none)'}${change.fleet ? '' : '; the fleet is unchanged'}.`, '');
+
+  if (violations.length) {
+    lines.push(`### ${plural(violations.length, 'change standard')} broken`, '');
+    for (const v of violations) lines.push(`- ${code(v.ruleId)} ${v.message}. To satisfy: ${v.fix}.`);
+    lines.push('');
+  }
+
+  for (const app of change.apps) lines.push(...renderApp(app));
+  if (change.fleet) lines.push(...renderFleet(change.fleet));
+  while (lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n') + '\n';
+}
+
+function renderApp(app: AppChange): string[] {
+  const lines = [`### ${app.app}`, ''];
+  for (const s of app.stages) lines.push(...renderStage(s));
+  for (const a of app.artifactsAdded) lines.push(`- artifact added: ${code(a.id)} (${a.versioning})`);
+  for (const a of app.artifactsRemoved) lines.push(`- artifact removed: ${code(a.id)}`);
+  for (const a of app.artifactsChanged) lines.push(`- versioning of ${code(a.id)}: ${a.before} → ${a.after}`);
+  lines.push(`- objects: ${app.objects.added.length} added, ${app.objects.changed.length} changed, ${app.objects.removed.length} removed`
+    + (count(app.productionObjects) ? ` (${count(app.productionObjects)} in production)` : ''));
+  lines.push(...objectDetails(app.objects), '');
+  return lines;
+}
+
+function renderStage(s: StageChange): string[] {
+  const tag = s.production ? ' (production)' : '';
+  const lines: string[] = [];
+  if (s.status === 'added') {lines.push(`- stage ${code(s.stage)}${tag} added with ${plural(s.waveCount.after, 'wave')}`);} else if (s.status === 'removed') {lines.push(`- stage ${code(s.stage)}${tag} removed (had ${plural(s.waveCount.before, 'wave')})`);} else {
+    const waves = s.waveCount.before === s.waveCount.after ? `${plural(s.waveCount.after, 'wave')}` : `${s.waveCount.before} → ${plural(s.waveCount.after, 'wave')}`;
+    lines.push(`- stage ${code(s.stage)}${tag}: ${waves}`);
+  }
+  for (const w of s.waves) {
+    const size = `${w.before?.clusters.length ?? 0} → ${plural(w.after?.clusters.length ?? 0, 'cluster')}`;
+    const delta = [...w.clustersAdded.map((c) => `+${c}`), ...w.clustersRemoved.map((c) => `−${c}`)].join(', ');
+    const renamed = w.before && w.after && w.before.name !== w.after.name ? ` (was ${code(w.before.name)})` : '';
+    const status = w.status === 'changed' ? renamed : ` ${w.status}`;
+    const other: string[] = [];
+    if (w.before && w.after) {
+      // a field that changed the same way in every wave is reported once, for the stage
+      for (const [field, label, stageLevel] of [['gates', 'gate', s.gates], ['soak', 'soak', s.soak], ['checks', 'checks', s.checks]] as const) {
+        const [x, y] = [w.before[field], w.after[field]];
+        if (!stageLevel && x.join() !== y.join()) other.push(`${label} ${list(x)} → ${list(y)}`);
+      }
+    }
+    if (status || delta || other.length) {
+      lines.push(`  - wave ${code(w.wave)}${status}: ${size}${delta ? ` (${delta})` : ''}${other.length ? `; ${other.join('; ')}` : ''}`);
+    }
+  }
+  if (s.gates) lines.push(`  - gate: ${before(s.gates)}`);
+  if (s.soak) lines.push(`  - soak: ${before(s.soak)}`);
+  if (s.checks) lines.push(`  - checks: ${before(s.checks)}`);
+  if (s.releaseBranchesAdded.length) lines.push(`  - release branches added: ${capped(s.releaseBranchesAdded.map(code))}`);
+  if (s.releaseBranchesRemoved.length) lines.push(`  - release branches removed: ${capped(s.releaseBranchesRemoved.map(code))}`);
+  return lines;
+}
+
+function fleetSummary(f: FleetChange): string {
+  const parts = [
+    f.clustersAdded.length && `+${plural(f.clustersAdded.length, 'cluster')}`,
+    f.clustersRemoved.length && `−${plural(f.clustersRemoved.length, 'cluster')}`,
+    f.clustersChanged.length && `${plural(f.clustersChanged.length, 'cluster')} changed`,
+  ].filter(Boolean);
+  return parts.length ? parts.join('; ') : `${plural(count(f.objects), 'object')} changed`;
+}
+
+function renderFleet(f: FleetChange): string[] {
+  const lines = ['### fleet', ''];
+  if (f.clustersAdded.length) lines.push(`- clusters added: ${f.clustersAdded.join(', ')}`);
+  if (f.clustersRemoved.length) lines.push(`- clusters removed: ${f.clustersRemoved.join(', ')}`);
+  for (const c of f.clustersChanged) lines.push(`- cluster ${code(c)} changed: ${capped(f.clusterFieldChanges[c] ?? [])}`);
+  lines.push(`- objects: ${f.objects.added.length} added, ${f.objects.changed.length} changed, ${f.objects.removed.length} removed`);
+  lines.push(...objectDetails(f.objects), '');
+  return lines;
+}
+
+function objectDetails(o: ObjectChanges): string[] {
+  if (count(o) === 0) return [];
+  const lines = ['', '<details><summary>objects</summary>', ''];
+  for (const [sign, keys] of [['+', o.added], ['~', o.changed], ['−', o.removed]] as const) {
+    for (const key of keys.slice(0, LIST_LIMIT)) lines.push(`    ${sign} ${key}`);
+    if (keys.length > LIST_LIMIT) lines.push(`    ${sign} … and ${keys.length - LIST_LIMIT} more`);
+  }
+  lines.push('', '</details>');
+  return lines;
+}

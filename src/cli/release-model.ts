@@ -1,0 +1,302 @@
+import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
+import { WindowTarget } from './sync-windows';
+import { PlatformLabels } from '../fleet/labels';
+
+/**
+ * How an app is released, read back from synthesized objects only (never from the constructs),
+ * so that two synthesized trees can be compared whatever version of the library produced them.
+ */
+export interface AppModel {
+  readonly name: string;
+  /** Pipeline stages in promotion order. */
+  readonly stages: StageModel[];
+  /** What the Warehouse(s) subscribe to. */
+  readonly artifacts: ArtifactModel[];
+  /** Every cluster the app deploys to, sorted. */
+  readonly clusters: string[];
+}
+
+/** A pipeline stage (the `gitops-platform.io/pipeline-stage` label of its Kargo Stages). */
+export interface StageModel {
+  readonly name: string;
+  /** Whether the stage serves production (see `ModelOptions`). */
+  readonly production: boolean;
+  /** Waves in promotion order. */
+  readonly waves: WaveModel[];
+}
+
+/**
+ * A wave: the Kargo Stages of one pipeline stage that are promoted from the same upstreams (the
+ * wave's central Stage and the per-cluster Stages of clusters with their own Argo CD).
+ */
+export interface WaveModel {
+  readonly name: string;
+  readonly kargoStages: string[];
+  readonly clusters: string[];
+  /** `automatic` or `manual`, with ` + pull request` when a step opens one; sorted, unique. */
+  readonly gates: string[];
+  /** `requiredSoakTime` values, sorted, unique. */
+  readonly soak: string[];
+  /** Verification AnalysisTemplates, named without the Kargo Stage prefix; sorted, unique. */
+  readonly checks: string[];
+  /** `targetRevision` of the wave's Applications; sorted, unique. */
+  readonly releaseBranches: string[];
+  /** The Argo CD Applications the wave updates (for sync windows). */
+  readonly targets: WindowTarget[];
+}
+
+/** One Warehouse subscription. */
+export interface ArtifactModel {
+  /** `image <repo>`, `chart <repo> <name>` or `git <repo>`. */
+  readonly id: string;
+  /** How the version is chosen, e.g. `SemVer ^1.0.0`. */
+  readonly versioning: string;
+}
+
+/** Which stages count as production. */
+export interface ModelOptions {
+  /**
+   * Pipeline stages that are production, by name.
+   * @default - stages whose clusters all carry a production tier label; by name (`prod*`) when the clusters are unknown
+   */
+  readonly productionStages?: string[];
+  /**
+   * Values of the `gitops-platform.io/tier` cluster label that mean production.
+   * @default ['prod', 'production']
+   */
+  readonly productionTiers?: string[];
+}
+
+const uniqueSorted = (values: Iterable<string>): string[] => [...new Set(values)].sort(compare);
+
+/** Reads the release model of every app in a synthesized set (groups with a Kargo Project or Stage). */
+export function readModels(set: ManifestSet, options: ModelOptions = {}): Map<string, AppModel> {
+  const clusterSecrets = set.ofGroup(FLEET_GROUP).filter((o) => o.obj?.kind === 'Secret');
+  const tierOf = new Map<string, string>();
+  const serverOf = new Map<string, string>();
+  for (const { obj } of clusterSecrets) {
+    const name = obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? obj.stringData?.name;
+    if (typeof name !== 'string') continue;
+    tierOf.set(name, obj.metadata?.labels?.[PlatformLabels.TIER] ?? '');
+    if (typeof obj.stringData?.server === 'string') serverOf.set(name, obj.stringData.server);
+  }
+  const models = new Map<string, AppModel>();
+  for (const group of set.groups()) {
+    const objects = set.ofGroup(group);
+    if (group === FLEET_GROUP || !objects.some((o) => isKargo(o, 'Project') || isKargo(o, 'Stage'))) continue;
+    models.set(group, readApp(group, objects, { tierOf, serverOf, options }));
+  }
+  return models;
+}
+
+interface FleetFacts {
+  readonly tierOf: Map<string, string>;
+  readonly serverOf: Map<string, string>;
+  readonly options: ModelOptions;
+}
+
+function isKargo(o: ManifestObject, kind: string): boolean {
+  return o.obj?.kind === kind && String(o.obj?.apiVersion ?? '').startsWith('kargo.akuity.io/');
+}
+
+function isArgo(o: ManifestObject, kind: string): boolean {
+  return o.obj?.kind === kind && String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/');
+}
+
+interface KargoStageFacts {
+  readonly name: string;
+  readonly pipelineStage: string;
+  readonly upstreams: string[];
+  readonly soak: string[];
+  readonly gates: string[];
+  readonly checks: string[];
+  readonly clusters: string[];
+  readonly releaseBranches: string[];
+  readonly targets: WindowTarget[];
+  /** Whether all its Applications are in per-cluster files. */
+  readonly perCluster: boolean;
+}
+
+function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): AppModel {
+  const autoPromoted = new Set<string>();
+  for (const o of objects.filter((x) => isKargo(x, 'ProjectConfig'))) {
+    for (const policy of o.obj.spec?.promotionPolicies ?? []) {
+      if (policy?.autoPromotionEnabled && typeof policy.stageSelector?.name === 'string') autoPromoted.add(policy.stageSelector.name);
+      // older Kargo: policies name the stage directly
+      if (policy?.autoPromotionEnabled && typeof policy.stage === 'string') autoPromoted.add(policy.stage);
+    }
+  }
+  const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
+  const argoByStage = new Map<string, ManifestObject[]>();
+  for (const o of objects.filter((x) => isArgo(x, 'Application') || isArgo(x, 'ApplicationSet'))) {
+    const stage = o.obj.metadata?.labels?.[PlatformLabels.STAGE];
+    if (typeof stage !== 'string') continue;
+    argoByStage.set(stage, [...(argoByStage.get(stage) ?? []), o]);
+  }
+
+  const stages: KargoStageFacts[] = objects.filter((x) => isKargo(x, 'Stage')).map((o) => {
+    const stage = o.obj;
+    const stageName: string = stage.metadata?.name ?? '';
+    const steps: any[] = stage.spec?.promotionTemplate?.spec?.steps ?? [];
+    const usesOf = (list: any[]): string[] => list.flatMap((s) => (s?.task?.name ? usesOf(tasks.get(s.task.name) ?? []) : [String(s?.uses ?? '')]));
+    const gates = [autoPromoted.has(stageName) ? 'automatic' : 'manual'];
+    if (usesOf(steps).includes('git-open-pr')) gates.push('pull request');
+    const freight: any[] = stage.spec?.requestedFreight ?? [];
+    const argo = argoByStage.get(stageName) ?? [];
+    const clusters: string[] = [];
+    const branches: string[] = [];
+    const targets: WindowTarget[] = [];
+    for (const a of argo) {
+      if (a.obj.kind === 'ApplicationSet') {
+        const template = a.obj.spec?.template ?? {};
+        const selected = (a.obj.spec?.generators ?? []).flatMap(clustersOfGenerator);
+        clusters.push(...selected);
+        branches.push(...revisionsOf(template.spec));
+        for (const cluster of selected) {
+          targets.push({
+            application: String(template.metadata?.name ?? '').replace(/\{\{\s*\.name\s*\}\}/g, cluster),
+            namespace: String(template.spec?.destination?.namespace ?? ''),
+            clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
+          });
+        }
+      } else {
+        const cluster = a.obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? a.cluster;
+        if (cluster) clusters.push(cluster);
+        branches.push(...revisionsOf(a.obj.spec));
+        const destination = a.obj.spec?.destination ?? {};
+        targets.push({
+          application: String(a.obj.metadata?.name ?? ''),
+          namespace: String(destination.namespace ?? ''),
+          clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
+        });
+      }
+    }
+    return {
+      name: stageName,
+      pipelineStage: stage.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE] ?? stageName,
+      upstreams: uniqueSorted(freight.flatMap((f) => f?.sources?.stages ?? [])),
+      soak: uniqueSorted(freight.map((f) => f?.sources?.requiredSoakTime).filter((s): s is string => typeof s === 'string')),
+      gates,
+      checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
+      clusters: uniqueSorted(clusters),
+      releaseBranches: uniqueSorted(branches),
+      targets,
+      perCluster: argo.length > 0 && argo.every((a) => a.cluster !== ''),
+    };
+  });
+
+  // promotion depth: Stages fed by the Warehouse only are at depth 0
+  const byName = new Map(stages.map((s) => [s.name, s]));
+  const depth = new Map<string, number>();
+  const depthOf = (s: KargoStageFacts, seen: Set<string>): number => {
+    if (depth.has(s.name)) return depth.get(s.name)!;
+    if (seen.has(s.name)) return 0; // a cycle is the validator's business, not the diff's
+    seen.add(s.name);
+    const ups = s.upstreams.map((u) => byName.get(u)).filter((u): u is KargoStageFacts => u !== undefined);
+    const d = ups.length === 0 ? 0 : 1 + Math.max(...ups.map((u) => depthOf(u, seen)));
+    depth.set(s.name, d);
+    return d;
+  };
+  stages.forEach((s) => depthOf(s, new Set()));
+
+  const wavesByStage = new Map<string, Map<string, KargoStageFacts[]>>();
+  for (const s of stages) {
+    const waves = wavesByStage.get(s.pipelineStage) ?? new Map<string, KargoStageFacts[]>();
+    const key = s.upstreams.join(',');
+    waves.set(key, [...(waves.get(key) ?? []), s]);
+    wavesByStage.set(s.pipelineStage, waves);
+  }
+  const stageModels: Array<StageModel & { depth: number }> = [...wavesByStage.entries()].map(([stageName, groups]) => {
+    const waves = [...groups.values()].map((members) => {
+      const names = members.map((m) => (m.perCluster && m.clusters.length === 1 && m.name.endsWith(`-${m.clusters[0]}`)
+        ? m.name.slice(0, -(m.clusters[0].length + 1)) : m.name));
+      const waveName = [...names].sort((a, b) => a.length - b.length || compare(a, b))[0];
+      return {
+        depth: Math.min(...members.map((m) => depth.get(m.name) ?? 0)),
+        wave: {
+          name: waveName,
+          kargoStages: uniqueSorted(members.map((m) => m.name)),
+          clusters: uniqueSorted(members.flatMap((m) => m.clusters)),
+          gates: uniqueSorted(members.map((m) => m.gates.join(' + '))),
+          soak: uniqueSorted(members.flatMap((m) => m.soak)),
+          checks: uniqueSorted(members.flatMap((m) => m.checks)),
+          releaseBranches: uniqueSorted(members.flatMap((m) => m.releaseBranches)),
+          targets: members.flatMap((m) => m.targets),
+        } as WaveModel,
+      };
+    }).sort((a, b) => a.depth - b.depth || compare(a.wave.name, b.wave.name));
+    const clusters = uniqueSorted(waves.flatMap((w) => w.wave.clusters));
+    return {
+      name: stageName,
+      production: isProduction(stageName, clusters, fleet),
+      waves: waves.map((w) => w.wave),
+      depth: waves[0]?.depth ?? 0,
+    };
+  }).sort((a, b) => a.depth - b.depth || compare(a.name, b.name));
+
+  const artifacts: ArtifactModel[] = objects.filter((x) => isKargo(x, 'Warehouse'))
+    .flatMap((o) => (o.obj.spec?.subscriptions ?? []).map(artifactOf))
+    .sort((a, b) => compare(a.id, b.id));
+
+  return {
+    name,
+    stages: stageModels.map(({ depth: _depth, ...s }) => s),
+    artifacts,
+    clusters: uniqueSorted(stageModels.flatMap((s) => s.waves.flatMap((w) => w.clusters))),
+  };
+}
+
+function isProduction(stage: string, clusters: string[], fleet: FleetFacts): boolean {
+  if (fleet.options.productionStages) return fleet.options.productionStages.includes(stage);
+  const tiers = fleet.options.productionTiers ?? ['prod', 'production'];
+  const known = clusters.filter((c) => fleet.tierOf.has(c));
+  if (clusters.length > 0 && known.length === clusters.length) return known.every((c) => tiers.includes(fleet.tierOf.get(c)!));
+  return /^prod/.test(stage);
+}
+
+function clustersOfGenerator(generator: any): string[] {
+  const selector = generator?.clusters?.selector;
+  if (!selector) return [];
+  const fromLabels = typeof selector.matchLabels?.[PlatformLabels.CLUSTER] === 'string' ? [selector.matchLabels[PlatformLabels.CLUSTER]] : [];
+  const fromExpressions = (selector.matchExpressions ?? [])
+    .filter((e: any) => e?.key === PlatformLabels.CLUSTER && e?.operator === 'In')
+    .flatMap((e: any) => e.values ?? []);
+  return [...fromLabels, ...fromExpressions];
+}
+
+function revisionsOf(spec: any): string[] {
+  const sources: any[] = [spec?.source, ...(spec?.sources ?? [])].filter((s) => s && typeof s.targetRevision === 'string');
+  return sources.map((s) => s.targetRevision);
+}
+
+function artifactOf(subscription: any): ArtifactModel {
+  const describe = (fields: Array<[string, unknown]>) => fields
+    .filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`).join(', ');
+  if (subscription?.image) {
+    const s = subscription.image;
+    return {
+      id: `image ${s.repoURL}`,
+      versioning: describe([
+        ['strategy', s.imageSelectionStrategy ?? 'SemVer'], ['constraint', s.constraint ?? s.semverConstraint],
+        ['tags', s.allowTagsRegexes ?? s.allowTags], ['ignoring', s.ignoreTagsRegexes ?? s.ignoreTags], ['platform', s.platform],
+      ]),
+    };
+  }
+  if (subscription?.chart) {
+    const s = subscription.chart;
+    return { id: `chart ${s.repoURL}${s.name ? ` ${s.name}` : ''}`, versioning: describe([['constraint', s.semverConstraint]]) };
+  }
+  if (subscription?.git) {
+    const s = subscription.git;
+    return {
+      id: `git ${s.repoURL}`,
+      versioning: describe([
+        ['strategy', s.commitSelectionStrategy ?? 'NewestFromBranch'], ['branch', s.branch], ['constraint', s.semverConstraint],
+        ['tags', s.allowTagsRegexes ?? s.allowTags], ['paths', s.includePaths], ['excluding', s.excludePaths],
+      ]),
+    };
+  }
+  const kind = Object.keys(subscription ?? {})[0] ?? 'unknown';
+  return { id: `${kind} ${JSON.stringify(subscription?.[kind] ?? {})}`, versioning: '' };
+}

@@ -1,0 +1,238 @@
+/**
+ * Argo CD sync windows, evaluated the way the application controller does: a window is active
+ * from each time its cron schedule fires (in its time zone) for its duration, and applies to an
+ * Application when one of its applications / namespaces / clusters globs matches (all of the
+ * non-empty lists with `andOperator`).
+ *
+ * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow.Active, SyncWindow.Matches,
+ * SyncWindows.Matches), which parse schedules with robfig/cron (5 fields and descriptors such as
+ * `@daily`) and durations with Go's time.ParseDuration.
+ */
+
+/** One `spec.syncWindows[]` entry of an AppProject. */
+export interface SyncWindow {
+  readonly kind?: string;
+  readonly schedule?: string;
+  readonly duration?: string;
+  readonly timeZone?: string;
+  readonly applications?: string[];
+  readonly namespaces?: string[];
+  readonly clusters?: string[];
+  readonly andOperator?: boolean;
+  readonly manualSync?: boolean;
+  readonly description?: string;
+}
+
+/** An Argo CD Application a window may apply to. */
+export interface WindowTarget {
+  /** The Application's name. */
+  readonly application: string;
+  /** The destination namespace. */
+  readonly namespace: string;
+  /** Names the destination cluster goes by (cluster name, destination name or server URL). */
+  readonly clusters: string[];
+}
+
+const DESCRIPTORS: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** Wall-clock fields of a minute, as a cron schedule sees them. */
+export interface CronTime {
+  readonly minute: number;
+  readonly hour: number;
+  readonly dayOfMonth: number;
+  /** 1-12 */
+  readonly month: number;
+  /** 0 (Sunday) - 6 */
+  readonly dayOfWeek: number;
+}
+
+/**
+ * A parsed 5-field cron schedule (minute hour day-of-month month day-of-week) with `*`, lists,
+ * ranges, steps, month and day names, and the `@daily`-style descriptors.
+ */
+export class CronSchedule {
+  /**
+   * @throws when the schedule does not parse, naming the field
+   */
+  public static parse(schedule: string): CronSchedule {
+    const text = DESCRIPTORS[schedule.trim().toLowerCase()] ?? schedule.trim();
+    const fields = text.split(/\s+/);
+    if (fields.length !== 5) {
+      throw new Error(`cron schedule "${schedule}" must have 5 fields (minute hour day-of-month month day-of-week), has ${fields.length}`);
+    }
+    const [minute, hour, dom, month, dow] = fields;
+    return new CronSchedule(
+      parseField(schedule, minute, 0, 59),
+      parseField(schedule, hour, 0, 23),
+      parseField(schedule, dom, 1, 31),
+      parseField(schedule, month, 1, 12, MONTHS, 1),
+      // 7 is Sunday as well
+      new Set([...parseField(schedule, dow, 0, 7, DAYS, 0)].map((d) => d % 7)),
+      dom.startsWith('*') || dom.startsWith('?'),
+      dow.startsWith('*') || dow.startsWith('?'),
+    );
+  }
+
+  private constructor(
+    private readonly minutes: Set<number>,
+    private readonly hours: Set<number>,
+    private readonly daysOfMonth: Set<number>,
+    private readonly months: Set<number>,
+    private readonly daysOfWeek: Set<number>,
+    private readonly anyDayOfMonth: boolean,
+    private readonly anyDayOfWeek: boolean,
+  ) {}
+
+  /** Whether the schedule fires at this minute. */
+  public matches(t: CronTime): boolean {
+    if (!this.minutes.has(t.minute) || !this.hours.has(t.hour) || !this.months.has(t.month)) {
+      return false;
+    }
+    const dom = this.daysOfMonth.has(t.dayOfMonth);
+    const dow = this.daysOfWeek.has(t.dayOfWeek);
+    // Vixie cron (and robfig/cron): when both day fields are restricted, either one may match.
+    if (this.anyDayOfMonth || this.anyDayOfWeek) {
+      return dom && dow;
+    }
+    return dom || dow;
+  }
+}
+
+function parseField(schedule: string, field: string, min: number, max: number, names: string[] = [], nameBase = 0): Set<number> {
+  const values = new Set<number>();
+  const value = (text: string): number => {
+    const named = names.indexOf(text.toLowerCase());
+    if (named >= 0) return named + nameBase;
+    if (!/^\d+$/.test(text)) {
+      throw new Error(`cron schedule "${schedule}": "${field}" is not a number, range or name`);
+    }
+    const n = Number(text);
+    if (n < min || n > max) {
+      throw new Error(`cron schedule "${schedule}": ${n} in "${field}" is outside ${min}-${max}`);
+    }
+    return n;
+  };
+  for (const part of field.split(',')) {
+    const [range, stepText] = part.split('/');
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (!Number.isInteger(step) || step < 1) {
+      throw new Error(`cron schedule "${schedule}": step "${stepText}" in "${field}" is not a positive number`);
+    }
+    let lo: number;
+    let hi: number;
+    if (range === '*' || range === '?') {
+      [lo, hi] = [min, max];
+    } else if (range.includes('-')) {
+      const [a, b] = range.split('-');
+      [lo, hi] = [value(a), value(b)];
+    } else {
+      lo = value(range);
+      hi = stepText === undefined ? lo : max;
+    }
+    if (lo > hi) {
+      throw new Error(`cron schedule "${schedule}": range "${range}" in "${field}" runs backwards`);
+    }
+    for (let n = lo; n <= hi; n += step) values.add(n);
+  }
+  return values;
+}
+
+const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
+
+/**
+ * Parses a Go duration (`1h`, `90m`, `1h30m`) into milliseconds.
+ * @throws when it does not parse
+ */
+export function parseGoDuration(text: string): number {
+  const match = /^((\d+(\.\d+)?)(h|ms|m|s|us|µs|ns))+$/.test(text);
+  if (!match) {
+    throw new Error(`duration "${text}" is not a Go duration such as 1h or 90m`);
+  }
+  let ms = 0;
+  for (const part of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) {
+    ms += Number(part[1]) * DURATION_UNITS[part[2]];
+  }
+  return ms;
+}
+
+// building a formatter costs far more than using one: a window of days checks thousands of minutes
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock fields of an instant in an IANA time zone (UTC when not given). */
+export function wallClock(instant: Date, timeZone: string = 'UTC'): CronTime {
+  let format = FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short',
+    });
+    FORMATS.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return {
+    minute: Number(part('minute')),
+    hour: Number(part('hour')),
+    dayOfMonth: Number(part('day')),
+    month: Number(part('month')),
+    dayOfWeek: DAYS.indexOf(part('weekday').toLowerCase().slice(0, 3)),
+  };
+}
+
+/** When an active window opened and when it closes. */
+export interface ActiveWindow {
+  readonly start: Date;
+  readonly end: Date;
+}
+
+/**
+ * The occurrence of a window that is active at `now`, if any: the latest minute `t` with
+ * `now - duration < t <= now` at which the schedule fires.
+ * @throws when the schedule, duration or time zone is invalid
+ */
+export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | undefined {
+  const schedule = CronSchedule.parse(window.schedule ?? '');
+  const duration = parseGoDuration(window.duration ?? '');
+  const timeZone = window.timeZone || 'UTC';
+  // an unknown zone throws here rather than silently using UTC
+  new Intl.DateTimeFormat('en-US', { timeZone });
+  const minute = 60_000;
+  const latest = Math.floor(now.getTime() / minute) * minute;
+  for (let t = latest; t > now.getTime() - duration; t -= minute) {
+    if (schedule.matches(wallClock(new Date(t), timeZone))) {
+      return { start: new Date(t), end: new Date(t + duration) };
+    }
+  }
+  return undefined;
+}
+
+/** Whether a glob (`*`, `?`) matches a name, as Argo CD's glob.Match does. */
+export function globMatches(pattern: string, name: string): boolean {
+  const regex = pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
+  return new RegExp(`^${regex}$`).test(name);
+}
+
+/** Whether a window applies to an Application. */
+export function windowApplies(window: SyncWindow, target: WindowTarget): boolean {
+  const checks: boolean[] = [];
+  if (window.applications?.length) {
+    checks.push(window.applications.some((p) => globMatches(p, target.application)));
+  }
+  if (window.namespaces?.length) {
+    checks.push(window.namespaces.some((p) => globMatches(p, target.namespace)));
+  }
+  if (window.clusters?.length) {
+    checks.push(window.clusters.some((p) => target.clusters.some((c) => globMatches(p, c))));
+  }
+  if (checks.length === 0) return false;
+  return window.andOperator ? checks.every(Boolean) : checks.some(Boolean);
+}

@@ -1,0 +1,151 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+// End to end: the command as a user runs it (`tsx src/cli/main.ts`, a separate process) in a
+// throw-away git repository holding a tiny cdk8s project built on this worktree's library.
+const ROOT = path.join(__dirname, '..');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const temps: string[] = [];
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function cli(cwd: string, args: string[]) {
+  const result = spawnSync(TSX, [MAIN, ...args], { cwd, encoding: 'utf8', timeout: 240_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** A tiny project: a 6-cluster fleet, one pipeline, three apps; `apiTargets` is what the second commit changes. */
+function mainTs(apiTargets: string): string {
+  // the library by absolute path, computed now: never committed to this repository
+  const lib = JSON.stringify(path.join(ROOT, 'src', 'index.ts'));
+  return `import { App } from 'cdk8s';
+import {
+  Accelerator, Approval, Artifact, ClusterFleet, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PromotionPipeline, Tier, Waves,
+} from ${lib};
+
+const app = new App();
+const cluster = (name: string, tier: Tier, ring: string, accelerator?: Accelerator) => ({
+  name, server: \`https://\${name}.example.com\`, provider: CloudProvider.AWS, region: 'us-east-1', tier, kubernetesVersion: '1.31',
+  labels: { ring }, ...(accelerator ? { accelerator, acceleratorCount: 8 } : {}),
+});
+const fleet = new ClusterFleet(app, 'fleet', {
+  clusters: [
+    cluster('dev-cpu', Tier.DEV, 'canary'), cluster('dev-gpu', Tier.DEV, 'canary', Accelerator.NVIDIA_H100),
+    cluster('prod-cpu-1', Tier.PROD, 'canary'), cluster('prod-cpu-2', Tier.PROD, 'broad'),
+    cluster('prod-gpu-1', Tier.PROD, 'canary', Accelerator.NVIDIA_H100), cluster('prod-gpu-2', Tier.PROD, 'broad', Accelerator.NVIDIA_H100),
+  ],
+});
+const pipeline = new PromotionPipeline(app, 'standard', {
+  stages: [
+    { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+    { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), approval: Approval.manual(), waves: Waves.byLabel('ring', ['canary', 'broad']) },
+  ],
+});
+for (const name of ['api', 'web', 'worker']) {
+  new PlatformApp(app, name, {
+    owner: { team: name, contact: '#' + name },
+    fleet,
+    pipeline,
+    artifacts: [Artifact.image('ghcr.io/acme/' + name)],
+    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/' + name + '.git', path: 'chart' }),
+    releaseRepo: 'https://github.com/acme/releases.git',
+    ...(name === 'api' ? { targets: ${apiTargets} } : { targets: ClusterSelector.accelerator(Accelerator.NONE) }),
+  });
+}
+app.synth();
+`;
+}
+
+describe('plan on a git repository', () => {
+  let repo: string;
+
+  beforeAll(() => {
+    repo = tempDir('gitops-platform-e2e-');
+    fs.writeFileSync(path.join(repo, 'cdk8s.yaml'), 'language: typescript\napp: npx tsx apps/main.ts\noutput: manifests\n');
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nmanifests\n');
+    // what `npm install` would give a user's project
+    fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
+    fs.mkdirSync(path.join(repo, 'apps'));
+    fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.accelerator(Accelerator.NONE)'));
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'three apps on CPU clusters');
+    fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.all()'));
+    git(repo, 'commit', '--quiet', '-am', 'api on GPU clusters too');
+  });
+
+  test('--base HEAD~1 prints the changed app and names every other app as unaffected', () => {
+    const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'HEAD~1']);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toContain('## Release plan against `HEAD~1`');
+    expect(stdout).toContain('- **api: +3 clusters; objects: ');
+    expect(stdout).toContain('  - wave `dev`: 1 → 2 clusters (+dev-gpu)');
+    expect(stdout).toContain('  - wave `prod-canary`: 1 → 2 clusters (+prod-gpu-1)');
+    expect(stdout).toContain('  - wave `prod-broad`: 1 → 2 clusters (+prod-gpu-2)');
+    expect(stdout).toContain('Unaffected: web, worker; the fleet is unchanged.');
+    expect(stdout).not.toContain('### web');
+    // the base checkout is gone again
+    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+  }, 300_000);
+
+  test('an unknown base exits 2 with one line', () => {
+    const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'no-such-ref']);
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`error: --base "no-such-ref" is not a commit in ${fs.realpathSync(repo)}\n`);
+  });
+});
+
+describe('validate', () => {
+  test('a broken directory: one line per problem, exit 1', () => {
+    const dir = tempDir('gitops-platform-validate-');
+    fs.writeFileSync(path.join(dir, 'a.k8s.yaml'), [
+      'apiVersion: kargo.akuity.io/v1alpha1',
+      'kind: Warehouse',
+      'metadata:',
+      '  name: api',
+      '  namespace: api',
+      'spec:',
+      '  subscriptions: []',
+      '  colour: blue',
+      '---',
+      'kind: [unclosed',
+    ].join('\n'));
+    fs.mkdirSync(path.join(dir, 'nested'));
+    fs.writeFileSync(path.join(dir, 'nested', 'b.yml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Not_Valid\n');
+    const { status, stdout, stderr } = cli(ROOT, ['validate', dir]);
+    expect(status).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const rel = path.relative(ROOT, dir);
+    for (const line of lines) expect(line).toMatch(new RegExp(`^${rel.replace(/[.]/g, '\\.')}/(a\\.k8s\\.yaml|nested/b\\.yml) \\S+ \\S+: .+$`));
+    expect(stdout).toContain(`${rel}/a.k8s.yaml Warehouse/api/api /spec/colour: `);
+    expect(stdout).toContain(`${rel}/a.k8s.yaml - /: yaml document 2 does not parse`);
+    expect(stdout).toContain(`${rel}/nested/b.yml ConfigMap/Not_Valid /metadata/name: `);
+    expect(stderr).toBe(`${lines.length} problem(s) in 2 file(s) below ${rel}\n`);
+  }, 120_000);
+
+  test('the example manifests: exit 0', () => {
+    const { status, stdout, stderr } = cli(ROOT, ['validate', 'manifests']);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('no problems below manifests\n');
+    expect(status).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,343 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { afterAll, describe, expect, test } from 'vitest';
+import * as YAML from 'yaml';
+import { PlatformLabels } from '../src';
+import {
+  changeRules, checkChange, diffTrees, FREEZE_OVERRIDE_ANNOTATION, ManifestSet, maxProductionWaveGrowth, noProductionChangeDuringFreeze,
+  readModels, renderPlan, run, summaryOf,
+} from '../src/cli';
+
+const KARGO = 'kargo.akuity.io/v1alpha1';
+const ARGO = 'argoproj.io/v1alpha1';
+const MANIFESTS = path.join(__dirname, '..', 'manifests');
+
+interface StageSpec {
+  readonly stage: string;
+  /** clusters per wave */
+  readonly waves: string[][];
+  readonly auto?: boolean;
+  readonly pullRequest?: boolean;
+  readonly soak?: string;
+}
+
+interface AppSpec {
+  readonly stages: StageSpec[];
+  readonly image?: string;
+  readonly syncWindows?: any[];
+  readonly projectAnnotations?: Record<string, string>;
+}
+
+/** A hand-made synthesized app, shaped like the library's output. */
+function appObjects(name: string, spec: AppSpec): Array<{ file: string; obj: any }> {
+  const file = `${name}.k8s.yaml`;
+  const labels = { [PlatformLabels.APP]: name };
+  const objs: any[] = [
+    { apiVersion: KARGO, kind: 'Project', metadata: { name, labels } },
+    {
+      apiVersion: KARGO,
+      kind: 'ProjectConfig',
+      metadata: { name, namespace: name, labels },
+      spec: {
+        promotionPolicies: spec.stages.filter((s) => s.auto)
+          .flatMap((s) => s.waves.map((_w, i) => ({ autoPromotionEnabled: true, stageSelector: { name: waveName(s, i) } }))),
+      },
+    },
+    {
+      apiVersion: KARGO,
+      kind: 'Warehouse',
+      metadata: { name, namespace: name, labels },
+      spec: { subscriptions: [{ image: { repoURL: spec.image ?? `ghcr.io/acme/${name}`, imageSelectionStrategy: 'SemVer', constraint: '^1.0.0' } }] },
+    },
+    {
+      apiVersion: ARGO,
+      kind: 'AppProject',
+      metadata: { name, namespace: 'argocd', labels, annotations: spec.projectAnnotations },
+      spec: { sourceRepos: ['*'], ...(spec.syncWindows ? { syncWindows: spec.syncWindows } : {}) },
+    },
+  ];
+  let upstream: string[] = [];
+  for (const s of spec.stages) {
+    s.waves.forEach((clusters, i) => {
+      const wave = waveName(s, i);
+      const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
+      objs.push({
+        apiVersion: KARGO,
+        kind: 'Stage',
+        metadata: { name: wave, namespace: name, labels: stageLabels },
+        spec: {
+          requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
+          promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },
+          verification: { analysisTemplates: [{ name: `${wave}-smoke` }] },
+        },
+      });
+      objs.push({
+        apiVersion: ARGO,
+        kind: 'ApplicationSet',
+        metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
+        spec: {
+          generators: [{ clusters: { selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] } } }],
+          template: {
+            metadata: { name: `${name}-{{ .name }}` },
+            spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: 'https://github.com/acme/releases.git', targetRevision: `rendered/${name}/${wave}` } },
+          },
+        },
+      });
+      upstream = [wave];
+    });
+  }
+  return objs.map((obj) => ({ file, obj }));
+}
+
+function waveName(s: StageSpec, i: number): string {
+  return s.waves.length === 1 ? s.stage : `${s.stage}-w${i + 1}`;
+}
+
+function fleet(clusters: Record<string, string>): Array<{ file: string; obj: any }> {
+  return Object.entries(clusters).map(([name, tier]) => ({
+    file: 'fleet.k8s.yaml',
+    obj: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `cluster-${name}`, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster', [PlatformLabels.CLUSTER]: name, [PlatformLabels.TIER]: tier } },
+      stringData: { name, server: `https://${name}.example.com` },
+    },
+  }));
+}
+
+const CLUSTERS: Record<string, string> = { 'dev-1': 'dev' };
+for (let i = 1; i <= 20; i++) CLUSTERS[`prod-${i}`] = 'prod';
+const prod = (...ns: number[]) => ns.map((n) => `prod-${n}`);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_x, i) => from + i);
+
+const API: AppSpec = {
+  stages: [
+    { stage: 'dev', waves: [['dev-1']], auto: true },
+    { stage: 'prod', waves: [prod(1), prod(2, 3), prod(4, 5, 6, 7)], pullRequest: true, soak: '1h' },
+  ],
+};
+/** API with other production waves. */
+const withProdWaves = (...waves: string[][]): AppSpec => ({ ...API, stages: [API.stages[0], { ...API.stages[1], waves }] });
+const WEB: AppSpec = { stages: [{ stage: 'dev', waves: [['dev-1']], auto: true }, { stage: 'prod', waves: [prod(1, 2)] }] };
+
+function tree(apps: Record<string, AppSpec>, clusters = CLUSTERS): ManifestSet {
+  return ManifestSet.fromObjects([...fleet(clusters), ...Object.entries(apps).flatMap(([name, spec]) => appObjects(name, spec))]);
+}
+
+describe('release model', () => {
+  test('stages, waves, gates, soak, checks, branches and artifacts from the objects', () => {
+    const api = readModels(tree({ api: API })).get('api')!;
+    expect(api.stages.map((s) => [s.name, s.production, s.waves.map((w) => `${w.name}:${w.clusters.join('+')}`)])).toEqual([
+      ['dev', false, ['dev:dev-1']],
+      ['prod', true, ['prod-w1:prod-1', 'prod-w2:prod-2+prod-3', 'prod-w3:prod-4+prod-5+prod-6+prod-7']],
+    ]);
+    const w2 = api.stages[1].waves[1];
+    expect(w2).toMatchObject({ gates: ['manual + pull request'], soak: ['1h'], checks: ['smoke'], releaseBranches: ['rendered/api/prod-w2'] });
+    expect(w2.targets).toEqual([
+      { application: 'api-prod-2', namespace: 'api', clusters: ['https://prod-2.example.com', 'prod-2'] },
+      { application: 'api-prod-3', namespace: 'api', clusters: ['https://prod-3.example.com', 'prod-3'] },
+    ]);
+    expect(api.stages[0].waves[0].gates).toEqual(['automatic']);
+    expect(api.artifacts).toEqual([{ id: 'image ghcr.io/acme/api', versioning: 'strategy SemVer, constraint ^1.0.0' }]);
+  });
+
+  test('the example: per-cluster Kargo Stages join their wave', () => {
+    const models = readModels(ManifestSet.load(MANIFESTS));
+    expect([...models.keys()]).toEqual(['checkout-api', 'docs-preview', 'inference-gateway', 'model-server', 'telemetry-agent']);
+    const prodStage = models.get('checkout-api')!.stages.find((s) => s.name === 'prod')!;
+    expect(prodStage.production).toBe(true);
+    expect(prodStage.waves.map((w) => w.name)).toEqual(['prod-w1', 'prod-w2', 'prod-w3', 'prod-w4']);
+    expect(prodStage.waves[0].kargoStages).toEqual(['prod-w1', 'prod-w1-aws-apne1-cpu-prod-01', 'prod-w1-azr-eus-cpu-prod-01', 'prod-w1-oci-lhr-cpu-prod-01']);
+    expect(prodStage.waves[0].clusters).toEqual(['aws-apne1-cpu-prod-01', 'azr-eus-cpu-prod-01', 'gcp-asse1-cpu-prod-01', 'oci-lhr-cpu-prod-01']);
+    expect(prodStage.waves[0].gates).toEqual(['automatic + pull request']);
+  });
+});
+
+describe('diff', () => {
+  test('identical trees: every app unaffected', () => {
+    const change = diffTrees(tree({ api: API, web: WEB }), tree({ api: API, web: WEB }));
+    expect(change.apps).toEqual([]);
+    expect(change.unaffected).toEqual(['api', 'web']);
+    expect(change.fleet).toBeUndefined();
+  });
+
+  test('one app: 3 → 2 waves, 12 new clusters; the other app is named unaffected', () => {
+    const after = withProdWaves(prod(1, 2, 3), prod(...range(4, 19)));
+    const change = diffTrees(tree({ api: API, web: WEB }), tree({ api: after, web: WEB }));
+    expect(change.unaffected).toEqual(['web']);
+    const [api] = change.apps;
+    expect(summaryOf(api)).toBe('api: prod 3 → 2 waves; +12 clusters; clusters moved between waves; objects: 2 changed, 2 removed');
+    expect(api.clustersAdded).toEqual(prod(8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19).sort());
+    const waves = api.stages[0].waves;
+    expect(waves.map((w) => [w.wave, w.status, w.clustersAdded.length, w.clustersRemoved.length])).toEqual([
+      ['prod-w1', 'changed', 2, 0],
+      ['prod-w2', 'changed', 16, 2],
+      ['prod-w3', 'removed', 0, 4],
+    ]);
+    const markdown = renderPlan(change, [], 'HEAD~1');
+    expect(markdown).toContain('- **api: prod 3 → 2 waves; +12 clusters');
+    expect(markdown).toContain('Unaffected: web; the fleet is unchanged.');
+    expect(markdown).toContain('  - wave `prod-w3` removed: 4 → 0 clusters (−prod-4, −prod-5, −prod-6, −prod-7)');
+  });
+
+  test('gates, soak, artifacts and versioning', () => {
+    const after: AppSpec = { ...API, image: 'ghcr.io/acme/api2', stages: [API.stages[0], { ...API.stages[1], auto: true, pullRequest: false, soak: '2h' }] };
+    const [api] = diffTrees(tree({ api: API }), tree({ api: after })).apps;
+    const prodStage = api.stages.find((s) => s.stage === 'prod')!;
+    expect(prodStage.gates).toEqual({ before: ['manual + pull request'], after: ['automatic'] });
+    expect(prodStage.soak).toEqual({ before: ['1h'], after: ['2h'] });
+    expect(api.artifactsAdded.map((a) => a.id)).toEqual(['image ghcr.io/acme/api2']);
+    expect(api.artifactsRemoved.map((a) => a.id)).toEqual(['image ghcr.io/acme/api']);
+    expect(summaryOf(api)).toBe('api: prod gate manual + pull request → automatic; 2 artifacts changed; objects: 5 changed');
+  });
+
+  test('a new app, a removed app and fleet clusters', () => {
+    const change = diffTrees(tree({ api: API }), tree({ web: WEB }, { ...CLUSTERS, 'prod-99': 'prod' }));
+    expect(change.apps.map((a) => [a.app, a.status])).toEqual([['api', 'removed'], ['web', 'added']]);
+    expect(change.fleet).toMatchObject({ clustersAdded: ['prod-99'], clustersRemoved: [], clustersChanged: [] });
+    expect(summaryOf(change.apps[1])).toBe('web: new app (3 clusters, 8 objects)');
+  });
+});
+
+test('fleet: the fields of changed cluster Secrets', () => {
+  const after = fleet(CLUSTERS);
+  after[1].obj.stringData.shard = '4';
+  after[1].obj.metadata.labels.ring = 'broad';
+  const change = diffTrees(ManifestSet.fromObjects(fleet(CLUSTERS)), ManifestSet.fromObjects(after));
+  expect(change.fleet?.clusterFieldChanges).toEqual({ 'prod-1': ['metadata.labels.ring: (none) → "broad"', 'stringData.shard: (none) → "4"'] });
+  expect(renderPlan(change, [], 'main')).toContain('- **fleet: 1 cluster changed**');
+  expect(renderPlan(change, [], 'main')).toContain('- cluster `prod-1` changed: metadata.labels.ring: (none) → "broad", stringData.shard: (none) → "4"');
+});
+
+describe('change rules', () => {
+  const now = { now: new Date('2026-12-05T12:00:00Z') }; // a Saturday
+  const grow = (n: number): AppSpec => withProdWaves(prod(1), prod(2, 3), prod(...range(4, 7 + n)));
+  /** The objects and models of the change from `before` to `after` (app `api` only). */
+  const changeOf = (before: AppSpec, after: AppSpec) => diffTrees(tree({ api: before }), tree({ api: after }));
+
+  test('max-production-wave-growth', () => {
+    const change = diffTrees(tree({ api: API }), tree({ api: grow(6) }));
+    expect(checkChange(change, [maxProductionWaveGrowth()], now)).toEqual([{
+      ruleId: 'max-production-wave-growth',
+      app: 'api',
+      message: 'api: production wave prod-w3 grows by 6 cluster(s) (prod-10, prod-11, prod-12, prod-13, prod-8, prod-9), more than 5',
+      fix: 'add at most 5 cluster(s) to prod-w3 per change (split the change, or add a wave), or raise maxClusters in the config',
+    }]);
+    expect(checkChange(diffTrees(tree({ api: API }), tree({ api: grow(5) })), [maxProductionWaveGrowth()], now)).toEqual([]);
+    expect(checkChange(change, [maxProductionWaveGrowth({ maxClusters: 6 })], now)).toEqual([]);
+    // a new app is exempt
+    expect(checkChange(diffTrees(tree({}), tree({ api: grow(10) })), [maxProductionWaveGrowth()], now)).toEqual([]);
+    expect(() => maxProductionWaveGrowth({ maxClusters: -1 })).toThrow(/got -1/);
+  });
+
+  describe('no-production-change-during-freeze', () => {
+    const weekend = { kind: 'deny', schedule: '0 18 * * fri', duration: '63h', clusters: ['prod-*'] };
+    const rule = [noProductionChangeDuringFreeze()];
+
+    test('a production change during an active deny window breaks the rule', () => {
+      const before = { ...API, syncWindows: [weekend] };
+      const change = diffTrees(tree({ api: before }), tree({ api: { ...grow(1), syncWindows: [weekend] } }));
+      const [v] = checkChange(change, rule, now);
+      expect(v.ruleId).toBe('no-production-change-during-freeze');
+      expect(v.message).toBe('api: changes production (0 added, 1 changed, 0 removed object(s)) during the freeze "0 18 * * fri" for 63h, active from 2026-12-04T18:00:00.000Z to 2026-12-07T09:00:00.000Z for Application api-prod-1');
+      expect(v.fix).toContain(`${FREEZE_OVERRIDE_ANNOTATION}: "<reason, approver>"`);
+      // outside the window, with an override, for a window of other clusters, or removing the window: see below
+      expect(checkChange(change, rule, { now: new Date('2026-12-07T09:00:00Z') })).toEqual([]);
+      const overridden = diffTrees(tree({ api: before }), tree({ api: { ...grow(1), syncWindows: [weekend], projectAnnotations: { [FREEZE_OVERRIDE_ANNOTATION]: 'CHG-42, approved by the release board' } } }));
+      expect(checkChange(overridden, rule, now)).toEqual([]);
+      const elsewhere = { ...weekend, clusters: ['eu-*'] };
+      expect(checkChange(changeOf({ ...API, syncWindows: [elsewhere] }, { ...grow(1), syncWindows: [elsewhere] }), rule, now)).toEqual([]);
+      // removing the freeze in the same change does not lift it
+      expect(checkChange(diffTrees(tree({ api: before }), tree({ api: grow(1) })), rule, now)).toHaveLength(1);
+    });
+
+    test('changes outside production and allow windows pass', () => {
+      const devOnly: AppSpec = { ...API, syncWindows: [weekend], stages: [{ ...API.stages[0], soak: '5m', waves: [['dev-1']], auto: false }, API.stages[1]] };
+      expect(checkChange(diffTrees(tree({ api: { ...API, syncWindows: [weekend] } }), tree({ api: devOnly })), rule, now)).toEqual([]);
+      const allow = { ...weekend, kind: 'allow' };
+      expect(checkChange(changeOf({ ...API, syncWindows: [allow] }, { ...grow(1), syncWindows: [allow] }), rule, now)).toEqual([]);
+    });
+
+    test('an invalid window is reported, not thrown', () => {
+      const bad = { ...weekend, schedule: '0 18 * *' };
+      const [v] = checkChange(diffTrees(tree({ api: { ...API, syncWindows: [bad] } }), tree({ api: { ...grow(1), syncWindows: [bad] } })), rule, now);
+      expect(v.message).toMatch(/cannot be evaluated: cron schedule "0 18 \* \*" must have 5 fields/);
+    });
+  });
+
+  test('configuration: defaults, options, turning rules off, unknown ids', () => {
+    expect(changeRules().map((r) => r.id)).toEqual(['max-production-wave-growth', 'no-production-change-during-freeze']);
+    expect(changeRules({ 'max-production-wave-growth': false }).map((r) => r.id)).toEqual(['no-production-change-during-freeze']);
+    expect(changeRules({ 'max-production-wave-growth': { maxClusters: 2 } })[0].description).toBe('a change may add at most 2 cluster(s) to one production wave');
+    expect(() => changeRules({ 'no-such-rule': true })).toThrow('unknown change rule "no-such-rule"');
+  });
+});
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe('plan --base-dir/--head-dir', () => {
+  const io = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { out, err, io: { cwd: path.join(__dirname, '..'), stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) } };
+  };
+
+  test('the example against itself: everything unaffected, exit 0', async () => {
+    const { out, io: cli } = io();
+    expect(await run(['plan', '--base-dir', 'manifests', '--head-dir', 'manifests'], cli)).toBe(0);
+    expect(out.join('')).toBe([
+      '## Release plan against `manifests`',
+      '',
+      'No app and no cluster changes.',
+      '',
+      'Unaffected: checkout-api, docs-preview, inference-gateway, model-server, telemetry-agent; the fleet is unchanged.',
+      '',
+    ].join('\n'));
+  });
+
+  test('a broken change standard exits 1; the config file sets the rules', async () => {
+    const dirs = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-plan-test-'));
+    temps.push(dirs);
+    const write = (name: string, set: ManifestSet) => {
+      const dir = path.join(dirs, name);
+      fs.mkdirSync(dir);
+      const files = new Map<string, any[]>();
+      set.objects.forEach((o) => files.set(o.file, [...(files.get(o.file) ?? []), o.obj]));
+      files.forEach((objs, file) => fs.writeFileSync(path.join(dir, file), objs.map((o) => YAML.stringify(o)).join('---\n')));
+      return dir;
+    };
+    const wide = withProdWaves(prod(1), prod(2, 3), prod(...range(4, 13)));
+    const [base, head] = [write('base', tree({ api: API, web: WEB })), write('head', tree({ api: wide, web: WEB }))];
+    const broken = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head], broken.io)).toBe(1);
+    expect(broken.out.join('')).toContain('### 1 change standard broken\n\n- `max-production-wave-growth` api: production wave prod-w3 grows by 6 cluster(s)');
+    const config = path.join(dirs, 'rules.json');
+    fs.writeFileSync(config, JSON.stringify({ changeRules: { 'max-production-wave-growth': { maxClusters: 6 } } }));
+    const ok = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], ok.io)).toBe(0);
+    expect(ok.out.join('')).toContain('Unaffected: web; the fleet is unchanged.');
+    // a weekend freeze on the production clusters: --now decides whether it is active
+    const freeze = [{ kind: 'deny', schedule: '0 18 * * fri', duration: '63h', clusters: ['prod-*'], description: 'weekend' }];
+    const [frozenBase, frozenHead] = [write('frozen-base', tree({ api: { ...API, syncWindows: freeze } })), write('frozen-head', tree({ api: { ...wide, syncWindows: freeze } }))];
+    const frozen = io();
+    expect(await run(['plan', '--base-dir', frozenBase, '--head-dir', frozenHead, '--config', config, '--now', '2026-12-05T12:00:00Z'], frozen.io)).toBe(1);
+    expect(frozen.out.join('')).toContain('- `no-production-change-during-freeze` api: changes production');
+    expect(frozen.out.join('')).toContain('during the freeze "0 18 * * fri" for 63h – weekend, active from 2026-12-04T18:00:00.000Z to 2026-12-07T09:00:00.000Z');
+    const monday = io();
+    expect(await run(['plan', '--base-dir', frozenBase, '--head-dir', frozenHead, '--config', config, '--now', '2026-12-07T10:00:00Z'], monday.io)).toBe(0);
+    fs.writeFileSync(config, JSON.stringify({ changeRules: { 'max-production-wave-growht': false } }));
+    const typo = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], typo.io)).toBe(2);
+    expect(typo.err.join('')).toBe('error: unknown change rule "max-production-wave-growht" (known: max-production-wave-growth, no-production-change-during-freeze)\n');
+  });
+
+  test('usage errors exit 2 with a message and no stack', async () => {
+    for (const argv of [['frobnicate'], ['plan', '--base-dir', 'manifests'], ['plan', '--nope', 'x'], ['plan', '--now', 'yesterday'], ['plan', '--base-dir', 'x', '--head-dir', 'y'], []]) {
+      const { err, io: cli } = io();
+      expect(await run(argv, cli)).toBe(2);
+      expect(err.join('')).not.toMatch(/\n\s+at /);
+    }
+  });
+});
