@@ -255,12 +255,18 @@ export class PlatformApp extends Chart {
     });
     recordPlacement(props.fleet, this.appName, this.plan.clusters);
 
-    // the plan is fixed when the app is defined; clusters added to the fleet later would be missed
-    // (a fleet only grows, so its size tells whether it changed)
+    // the plan is fixed when the app is defined; clusters or stages added later would be missed,
+    // so a late change fails synth instead of being dropped silently
+    // (fleets and pipelines only grow, so their sizes tell whether they changed)
     const plannedClusters = props.fleet.clusters.length;
+    const plannedStages = props.pipeline.stages.length;
     this.node.addValidation({
-      validate: () => props.fleet.clusters.length === plannedClusters ? []
-        : [`fleet '${props.fleet.fleetName}' changed after ${subject} was planned; define every cluster before the apps`],
+      validate: () => [
+        ...props.fleet.clusters.length === plannedClusters ? []
+          : [`fleet '${props.fleet.fleetName}' changed after ${subject} was planned; define every cluster before the apps`],
+        ...props.pipeline.stages.length === plannedStages ? []
+          : [`pipeline '${props.pipeline.pipelineName}' changed after ${subject} was planned; add every stage before the apps`],
+      ],
     });
   }
 }
