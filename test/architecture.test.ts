@@ -14,59 +14,26 @@ const SRC = path.join(__dirname, '..', 'src');
  * index.ts (the public re-exports) sits above all.
  */
 const LAYERS: string[][] = [
-  ['util'],
-  ['fleet', 'pipeline', 'app', 'verification'],
-  ['plan'],
-  ['kargo', 'argocd'],
-  ['standards', 'report'],
-];
+  ['util'], // errors, names, collections: no knowledge of the domain
+  ['contracts'], // labels, derived names, cluster variables, expression syntax: what emitters and checks agree on
+  ['fleet'], // clusters, selectors, requirements
+  ['artifact'], // artifacts, manifest sources, versioning, credentials
+  ['verification'], // checks and their rendering
+  ['pipeline'], // stages, approvals, waves
+  ['plan'], // ReleasePlan and AppRelease: resolved once, pure data
+  ['kargo', 'argocd'], // emitters: read the plan only
+  ['synth'], // the one synthesis step: plan -> objects
+  ['app'], // PlatformApp: defines, validates, plans, emits
+  ['standards', 'report'], // run over planned apps
+]
 
 /** The test kit ships on its own entry point and reads nothing else of src/. */
 const STANDALONE = ['testkit'];
 
 // What the restructuring has not reached yet; each list may only shrink.
-const KNOWN_FILE_CYCLES: string[][] = [
-  ['fleet/cluster-fleet.ts', 'fleet/placements.ts'],
-  ['app/platform-app.ts', 'standards/standards-rule.ts'],
-];
-const KNOWN_FOLDER_CYCLES: string[][] = [['app', 'argocd', 'kargo', 'pipeline', 'plan', 'standards', 'verification']];
-const KNOWN_UPWARD: string[] = [
-  'app/app-names.ts -> fleet/argocd-topology.ts',
-  'app/app-names.ts -> plan/release-plan.ts',
-  'app/platform-app.ts -> argocd/argocd-release.ts',
-  'app/platform-app.ts -> fleet/cluster-fleet.ts',
-  'app/platform-app.ts -> fleet/cluster-selector.ts',
-  'app/platform-app.ts -> fleet/cluster.ts',
-  'app/platform-app.ts -> fleet/placements.ts',
-  'app/platform-app.ts -> kargo/kargo-release.ts',
-  'app/platform-app.ts -> kargo/promoter-rbac.ts',
-  'app/platform-app.ts -> kargo/repository-access.ts',
-  'app/platform-app.ts -> pipeline/promotion-pipeline.ts',
-  'app/platform-app.ts -> plan/release-plan.ts',
-  'app/platform-app.ts -> plan/resolve-plan.ts',
-  'app/platform-app.ts -> standards/standards-rule.ts',
-  'app/platform-app.ts -> verification/stage-checks.ts',
-  'app/platform-app.ts -> verification/verification.ts',
-  'app/requirement.ts -> fleet/cluster-attributes.ts',
-  'app/requirement.ts -> fleet/cluster-selector.ts',
-  'app/requirement.ts -> fleet/cluster.ts',
-  'argocd/argocd-release.ts -> kargo/promotion-steps.ts',
-  'pipeline/promotion-pipeline.ts -> fleet/cluster-selector.ts',
-  'pipeline/promotion-pipeline.ts -> verification/render.ts',
-  'pipeline/promotion-pipeline.ts -> verification/verification.ts',
-  'verification/render.ts -> fleet/labels.ts',
-  'verification/stage-checks.ts -> fleet/cluster.ts',
-  'verification/stage-checks.ts -> pipeline/promotion-pipeline.ts',
-  'verification/stage-checks.ts -> plan/release-plan.ts',
-  'verification/verification-arg.ts -> app/artifact.ts',
-  'verification/verification-arg.ts -> kargo/expressions.ts',
-];
 const KNOWN_LONG_FILES: string[] = ['fleet/terraform-output.ts (694 lines)', 'verification/verification.ts (730 lines)'];
 const KNOWN_LONG_FUNCTIONS: string[] = [
-  'app/platform-app.ts:147 Constructor (125 lines)',
   'fleet/shard-assignment.ts:64 assignShards (87 lines)',
-  'kargo/kargo-release.ts:20 defineKargoRelease (82 lines)',
-  'plan/resolve-plan.ts:39 resolveReleasePlan (107 lines)',
   'testkit/structural-schema.ts:29 convert (88 lines)',
 ];
 
@@ -200,11 +167,11 @@ describe('architecture of src/', () => {
   const files = sourceFiles();
 
   test('no import cycle between files', () => {
-    expect(cycles(fileGraph(files))).toEqual(KNOWN_FILE_CYCLES);
+    expect(cycles(fileGraph(files))).toEqual([]);
   });
 
   test('no import cycle between folders', () => {
-    expect(cycles(folderGraph(files))).toEqual(KNOWN_FOLDER_CYCLES);
+    expect(cycles(folderGraph(files))).toEqual([]);
   });
 
   test('every folder has a layer', () => {
@@ -223,7 +190,7 @@ describe('architecture of src/', () => {
         if (STANDALONE.includes(to) || layerOf(to) >= layerOf(from)) upward.push(`${f.rel} -> ${i}`);
       }
     }
-    expect(upward).toEqual(KNOWN_UPWARD);
+    expect(upward).toEqual([]);
   });
 
   test('the test kit imports nothing else of src/', () => {

@@ -4,8 +4,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Cluster, ClusterOptions } from './cluster';
-import { PlatformLabels } from './labels';
-import { applicationsPerCluster, placementVersion } from './placements';
+import { PlatformLabels } from '../contracts/labels';
 import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
 import { duplicates } from '../util/collections';
@@ -137,6 +136,9 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   public readonly applicationControllerShards?: number;
   private readonly topology: ArgoCdTopology;
   private readonly _clusters = new Map<string, Cluster>();
+  /** The clusters each app was placed on, by app: shards are balanced by Applications per cluster. */
+  private readonly placements = new Map<string, string[]>();
+  private placementVersion = 0;
   private cachedShardPlan?: { key: string; plan: ShardPlan };
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
@@ -203,6 +205,16 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   }
 
   /**
+   * Records the clusters an app was planned onto; shards are balanced by the Applications each
+   * cluster carries. The app's plan passes them here explicitly when it is made.
+   * @internal
+   */
+  public _placeApp(app: string, clusters: string[]): void {
+    this.placements.set(app, [...clusters]);
+    this.placementVersion++;
+  }
+
+  /**
    * How the central Argo CD's clusters are spread over application controller shards, from the
    * apps defined so far; undefined when the fleet does not assign shards.
    */
@@ -220,9 +232,12 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   private shardPlan(): ShardPlan | undefined {
     if (this.applicationControllerShards === undefined) return undefined;
     // every cluster Secret asks at synth time: compute once per set of clusters and placements
-    const key = `${placementVersion(this)}/${this._clusters.size}`;
+    const key = `${this.placementVersion}/${this._clusters.size}`;
     if (this.cachedShardPlan?.key !== key) {
-      const apps = applicationsPerCluster(this);
+      const apps = new Map<string, number>();
+      for (const clusters of this.placements.values()) {
+        for (const c of clusters) apps.set(c, (apps.get(c) ?? 0) + 1);
+      }
       const central = this.clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.CENTRAL);
       const plan = assignShards(central.map(c => ({ name: c.name, weight: apps.get(c.name) ?? 0, pinnedShard: c.pinnedShard })),
         this.applicationControllerShards);

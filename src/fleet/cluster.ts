@@ -1,7 +1,8 @@
+import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
-import { PlatformLabels } from './labels';
+import { PlatformLabels } from '../contracts/labels';
 import { ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
 
@@ -207,4 +208,9 @@ function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
     case CloudProvider.AZURE: return ClusterAuth.aks();
     default: return undefined;
   }
+}
+
+/** The values of the cluster variables (`{region}`, ...) of a cluster. @internal */
+export function clusterVariableSource(c: Cluster): ClusterVariableSource {
+  return { name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
 }

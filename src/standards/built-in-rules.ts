@@ -1,7 +1,8 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
-import { ArtifactKind } from '../app/artifact';
-import { PlatformApp } from '../app/platform-app';
-import { ImageSelectionStrategy } from '../app/versioning';
+import { ArtifactKind } from '../artifact/artifact';
+import { applicationName } from '../contracts/release-names';
+import { IPlatformApp } from '../plan/planned-app';
+import { ImageSelectionStrategy } from '../artifact/versioning';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -124,7 +125,7 @@ export class StandardsRules {
         problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
       for (const c of app.plan.clusters) {
-        const name = `${app.appName}-${c}`;
+        const name = applicationName(app.appName, c);
         if (name.length > maxApplication) {
           problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
         }
@@ -134,6 +135,6 @@ export class StandardsRules {
   }
 }
 
-function rule(id: string, description: string, check: (app: PlatformApp) => string[]): IStandardsRule {
+function rule(id: string, description: string, check: (app: IPlatformApp) => string[]): IStandardsRule {
   return { id, description, severity: RuleSeverity.ERROR, check };
 }

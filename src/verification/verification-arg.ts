@@ -1,6 +1,6 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
-import { Artifact, gitUrlProblem } from '../app/artifact';
-import { expr, imageTag, literal } from '../kargo/expressions';
+import { Artifact, gitUrlProblem } from '../artifact/artifact';
+import { expr, imageTag, literal } from '../contracts/expressions';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;

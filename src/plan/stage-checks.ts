@@ -1,8 +1,8 @@
-import { renderVerification, RenderedVerification, verificationProblems } from './render';
-import { Verification } from './verification';
-import { Cluster } from '../fleet/cluster';
+import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
+import { Verification } from '../verification/verification';
+import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
-import { ReleasePlan } from '../plan/release-plan';
+import { ReleasePlan } from './release-plan';
 import { duplicates } from '../util/collections';
 import { ProblemList } from '../util/errors';
 
@@ -52,10 +52,7 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         project: plan.project,
         kargoStage: wave.kargoStage,
         pipelineStage: stage.name,
-        clusters: wave.clusters.map(name => {
-          const c = clusters.get(name)!;
-          return { name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
-        }),
+        clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
       });
       r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
       // all templates of an app share the project namespace

@@ -1,3 +1,4 @@
+import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artifact';
 import { RepositoryCredentials } from './repository-credentials';
 
@@ -70,7 +71,7 @@ export interface KustomizeSourceOptions extends ManifestSourceOptions {
   readonly overlayPath: string;
 }
 
-const TOKENS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
+const TOKENS = RELEASE_VARIABLES;
 
 /** The longest release name Helm accepts (chartutil.ValidateReleaseName), even for `helm template`. */
 const HELM_RELEASE_NAME_MAX = 53;

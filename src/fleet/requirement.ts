@@ -1,7 +1,7 @@
 import * as semver from 'semver';
-import { Cluster } from '../fleet/cluster';
-import { Accelerator } from '../fleet/cluster-attributes';
-import { ClusterSelector } from '../fleet/cluster-selector';
+import { Cluster } from './cluster';
+import { Accelerator } from './cluster-attributes';
+import { ClusterSelector } from './cluster-selector';
 
 /**
  * A capability an application needs from a cluster. The plan places the application only on
