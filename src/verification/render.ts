@@ -1,6 +1,7 @@
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
-import { Verification, VerificationKind } from './verification';
+import { VerificationKind } from './check-options';
+import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { PlatformLabels } from '../contracts/labels';
 import { compact, duplicates } from '../util/collections';
