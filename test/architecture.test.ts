@@ -198,6 +198,17 @@ describe('architecture of src/', () => {
     expect(long).toEqual([]);
   });
 
+  test('every exported class of the public API shows an @example', () => {
+    const missing: string[] = [];
+    for (const f of files.filter(x => !STANDALONE.includes(folderOf(x.rel)))) {
+      for (const m of f.text.matchAll(/(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export (?:abstract )?class (\w+)/g)) {
+        const doc = m[1] ?? '';
+        if (!doc.includes('@internal') && !doc.includes('@example')) missing.push(`${f.rel} ${m[2]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   test(`no function over ${MAX_FUNCTION_LINES} lines`, () => {
     expect(longFunctions(files)).toEqual([]);
   });

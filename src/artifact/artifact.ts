@@ -147,6 +147,9 @@ const GIT_BRANCH = /^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/;
 /**
  * Something a release is made of: a container image, a Helm chart or a Git repository.
  * An app's artifacts are promoted together as one Kargo Freight.
+ *
+ * @example
+ * Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('^2.0.0') });
  */
 export class Artifact {
   /**

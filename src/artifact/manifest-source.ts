@@ -87,6 +87,9 @@ export function helmReleaseNameLengthProblem(name: string): string | undefined {
 /**
  * Where an application's manifests come from and how they are rendered for each cluster.
  * Every promotion renders them once per target cluster into the release branch.
+ *
+ * @example
+ * ManifestSource.helm({ repoUrl: 'https://github.com/acme/deploy.git', path: 'charts/api', valuesFiles: ['values/{stage}.yaml'] });
  */
 export class ManifestSource {
   /**

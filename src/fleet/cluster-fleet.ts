@@ -103,6 +103,9 @@ const CLUSTER_FLEET = Symbol.for('cdk8s-gitops-platform.ClusterFleet');
  * and an authentication `config` that holds no secret material.
  *
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/declarative-setup/#clusters
+ *
+ * @example
+ * const fleet = ClusterFleet.fromTerraformOutput(app, 'fleet', { file: 'infra/clusters.json', applicationControllerShards: 4 });
  */
 export class ClusterFleet extends Chart implements IClusterFleet {
   /**

@@ -65,6 +65,10 @@ export interface ClusterOptions {
 
 /**
  * A cluster of a `ClusterFleet`, with its options validated and its labels computed.
+ *
+ * @example
+ * const cluster: Cluster = fleet.addCluster({ name: 'aws-use1-prod-1', server: 'https://ABC.gr7.us-east-1.eks.amazonaws.com',
+ *   provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD });
  */
 export class Cluster {
   /**

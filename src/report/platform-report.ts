@@ -10,6 +10,10 @@ import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
  * release plan (a Mermaid graph of its promotion track and a table of stages, clusters, gates and
  * checks) and the fleet's controller shard report. One file per app and one for the fleet, so a
  * change to one app changes only that app's files.
+ *
+ * @example
+ * app.synth();
+ * PlatformReport.write(app); // <app>.plan.md and <fleet>.fleet.md next to the YAML
  */
 export class PlatformReport {
   /** The release plan of one app, as Markdown with a Mermaid graph. */

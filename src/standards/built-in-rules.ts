@@ -39,6 +39,9 @@ const CONTACT = /^(#[\w.-]+|@[\w.-]+|[^\s@]+@[^\s@]+\.[^\s@]+|https?:\/\/\S+)$/;
 
 /**
  * The built-in rules. Each has a stable id.
+ *
+ * @example
+ * new PlatformStandards(app, 'standards', { rules: [StandardsRules.prodGate(), StandardsRules.nameLengths({ maxAppName: 24 })] });
  */
 export class StandardsRules {
   /** `owner-contact`: an owner team and a contact that is a channel, handle, e-mail address or URL. */

@@ -45,6 +45,9 @@ export interface PlatformStandardsProps {
  * Built-in rules: `owner-contact`, `prod-verification`, `prod-gate`, `allowed-registries`
  * (when registries are given), `no-mutable-tags`, `max-wave-percent`, `cluster-scoped-resources`,
  * `name-length`.
+ *
+ * @example
+ * new PlatformStandards(app, 'standards', { allowedRegistries: ['ghcr.io'], maxWavePercent: 25 });
  */
 export class PlatformStandards extends Construct {
   private readonly _rules: IStandardsRule[] = [];
