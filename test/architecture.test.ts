@@ -25,7 +25,7 @@ const LAYERS: string[][] = [
   ['synth'], // the one synthesis step: plan -> objects
   ['app'], // PlatformApp: defines, validates, plans, emits
   ['standards', 'report'], // run over planned apps
-]
+];
 
 /** The test kit ships on its own entry point and reads nothing else of src/. */
 const STANDALONE = ['testkit'];
@@ -44,8 +44,7 @@ function sourceFiles(): SourceFile[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      if (entry.isDirectory()) {walk(full);} else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
         const text = fs.readFileSync(full, 'utf-8');
         const rel = path.relative(SRC, full).split(path.sep).join('/');
         out.push({ rel, text, imports: localImports(rel, text) });

@@ -1,3 +1,4 @@
+import { PlatformAppProps } from './platform-app-props';
 import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
 import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
 import { AppOwner } from '../plan/owner';
@@ -8,7 +9,6 @@ import { duplicates } from '../util/collections';
 import { ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 import { Verification } from '../verification/verification';
-import { PlatformAppProps } from './platform-app-props';
 
 /** Namespaces of the hub that a Kargo Project (whose namespace is the app's name) must not claim. */
 const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', 'kargo', 'kargo-system-resources',

@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
-import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease } from '../plan/app-release';
 import { ReleasePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';

@@ -1,6 +1,6 @@
-import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artifact';
 import { RepositoryCredentials } from './repository-credentials';
+import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 
 /**
  * How an application's manifests are rendered.

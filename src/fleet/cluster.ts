@@ -1,7 +1,7 @@
-import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
+import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';

@@ -1,10 +1,10 @@
-import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
 import { Artifact, ArtifactKind } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
-import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { clusterVariables, RELEASE_VARIABLES } from '../contracts/cluster-variables';
+import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
+import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
 import { StagePlan, WavePlan } from '../plan/release-plan';
 

@@ -1,11 +1,11 @@
 import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
-import { Requirement } from '../fleet/requirement';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { Requirement } from '../fleet/requirement';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';

@@ -1,10 +1,10 @@
-import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
-import { Verification } from '../verification/verification';
+import { ReleasePlan } from './release-plan';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
-import { ReleasePlan } from './release-plan';
 import { duplicates } from '../util/collections';
 import { ProblemList } from '../util/errors';
+import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
+import { Verification } from '../verification/verification';
 
 /**
  * The checks of each pipeline stage for one app: the pipeline's, then the app's for every stage,

@@ -1,8 +1,8 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
+import { ImageSelectionStrategy } from '../artifact/versioning';
 import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
-import { ImageSelectionStrategy } from '../artifact/versioning';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {

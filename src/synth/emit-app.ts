@@ -20,7 +20,8 @@ export function emitApp(chart: Chart, release: AppRelease): void {
   const perCluster = new Map<string, Chart>();
   defineArgoCdRelease(chart, release, (cluster) => {
     if (!perCluster.has(cluster)) {
-      perCluster.set(cluster, new Chart(chart.node.scope ?? chart, perClusterChartId(release.plan.app, cluster), { disableResourceNameHashes: true }));
+      const id = perClusterChartId(release.plan.app, cluster);
+      perCluster.set(cluster, new Chart(chart.node.scope ?? chart, id, { disableResourceNameHashes: true }));
     }
     return perCluster.get(cluster)!;
   });

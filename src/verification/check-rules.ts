@@ -65,7 +65,8 @@ export interface CommonOptions {
 }
 
 /** @internal */
-export function commonOptions(kind: VerificationKind, options: VerificationOptions | undefined, defaults: KindDefaults, problems: string[]): CommonOptions {
+export function commonOptions(kind: VerificationKind, options: VerificationOptions | undefined, defaults: KindDefaults,
+  problems: string[]): CommonOptions {
   const name = options?.name ?? kind;
   const nameProblem = dns1123LabelProblem(`${name}`);
   if (nameProblem) problems.push(`${kind} check name ${nameProblem}, got ${JSON.stringify(name)}; use e.g. "health"`);

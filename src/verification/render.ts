@@ -1,8 +1,8 @@
-import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
-import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
 import { VerificationKind } from './check-options';
+import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
+import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { compact, duplicates } from '../util/collections';
 import { dns1123SubdomainProblem } from '../util/names';
