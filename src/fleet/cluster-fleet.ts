@@ -3,7 +3,7 @@ import { Chart, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
-import { Cluster, ClusterOptions } from './cluster';
+import { Cluster, ClusterOptions, endpointIdentity } from './cluster';
 import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
 import { PlatformLabels } from '../contracts/labels';
@@ -195,7 +195,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       fail(subject, `cluster "${cluster.name}" argoCd kargoShard`, cluster.kargoShard, `is already used by cluster "${sameShard.name}"`,
         'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
     }
-    const sameServer = [...this._clusters.values()].find(c => c.server === cluster.server);
+    const sameServer = [...this._clusters.values()].find(c => endpointIdentity(c.server) === endpointIdentity(cluster.server));
     if (sameServer) {
       fail(subject, `cluster "${cluster.name}" server`, cluster.server, `is already used by cluster "${sameServer.name}"`,
         'Argo CD identifies clusters by server URL, so each cluster needs its own');

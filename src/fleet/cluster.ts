@@ -218,3 +218,13 @@ function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
 export function clusterVariableSource(c: Cluster): ClusterVariableSource {
   return { name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
 }
+
+/** Two spellings of one API server (trailing slash, case, default port) are the same endpoint. @internal */
+export function endpointIdentity(server: string): string {
+  try {
+    const url = new URL(server);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return server;
+  }
+}

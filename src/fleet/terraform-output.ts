@@ -1,4 +1,4 @@
-import { ClusterOptions } from './cluster';
+import { ClusterOptions, endpointIdentity } from './cluster';
 import { preview } from './terraform-credentials';
 import { readCluster } from './terraform-entries';
 import { EntryReader } from './terraform-entry-reader';
@@ -140,14 +140,4 @@ function outputValue(text: string, source: string, outputName: string): unknown[
   }
   throw new Error(`${source}: output ${JSON.stringify(outputName)} must be a list or a map of cluster objects, got ${preview(value)} `
     + `(terraform type ${preview(wrapper.type)}); output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name`);
-}
-
-/** Two spellings of one API server (trailing slash, case, default port) are the same endpoint. @internal */
-export function endpointIdentity(server: string): string {
-  try {
-    const url = new URL(server);
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return server;
-  }
 }

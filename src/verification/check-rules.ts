@@ -199,3 +199,26 @@ export function unique(values: string[]): string[] {
 export function argNameFor(envName: string): string {
   return envName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'secret';
 }
+
+/** A URL that ends up in plain sight: checks its text and its form, returns the args it references. @internal */
+export function publicUrl(problems: string[], field: string, url: string, common: CommonOptions, why: string): string[] {
+  const refs = publicText(problems, field, url, common, why);
+  checkUrl(problems, field, url);
+  return refs;
+}
+
+/** The parts of a check whose metric this library generates. @internal */
+export function generatedCheck(kind: VerificationKind, common: CommonOptions, refs: string[], perCluster: boolean, build: MetricBuilder,
+  problems: string[]): CheckParts {
+  return {
+    kind,
+    name: common.name,
+    args: common.args,
+    referencedArgs: unique(refs),
+    perCluster,
+    build,
+    timing: common.timing,
+    templateKind: undefined,
+    problems,
+  };
+}

@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
-import { checkHeaders, CheckParts, checkUrl, commonOptions, entries, MetricBuilder, PROBE_DEFAULTS, publicText, seconds, unique } from './check-rules';
+import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 
 /**
@@ -79,9 +79,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const common = commonOptions(VerificationKind.HTTP, options, PROBE_DEFAULTS, problems);
   const refs: string[] = [];
   const url = `${options?.url ?? ''}`;
-  const urlRefs = publicText(problems, 'http url', url, common, 'error messages and logs show the url');
-  refs.push(...urlRefs);
-  checkUrl(problems, 'http url', url);
+  refs.push(...publicUrl(problems, 'http url', url, common, 'error messages and logs show the url'));
   const method = options?.method ?? HttpMethod.GET;
   if (!Object.values(HttpMethod).includes(method)) {
     problems.push(`http method must be GET, POST or PUT, got ${JSON.stringify(method)}`);
@@ -123,15 +121,5 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
       },
     },
   });
-  return {
-    kind: VerificationKind.HTTP,
-    name: common.name,
-    args: common.args,
-    referencedArgs: unique(refs),
-    perCluster: perCluster,
-    build: build,
-    timing: common.timing,
-    templateKind: undefined,
-    problems: problems,
-  };
+  return generatedCheck(VerificationKind.HTTP, common, refs, perCluster, build, problems);
 }

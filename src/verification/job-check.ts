@@ -1,7 +1,7 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { VerificationKind, VerificationOptions } from './check-options';
-import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, JOB_DEFAULTS, MetricBuilder, publicText, seconds, unique } from './check-rules';
+import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, generatedCheck, JOB_DEFAULTS, MetricBuilder, publicText, seconds } from './check-rules';
 import { DEFAULT_JOB_RESOURCES, JobEnvVar, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
@@ -113,17 +113,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
       },
     },
   });
-  return {
-    kind: VerificationKind.JOB,
-    name: common.name,
-    args: common.args,
-    referencedArgs: unique(refs),
-    perCluster: perCluster,
-    build: build,
-    timing: common.timing,
-    templateKind: undefined,
-    problems: problems,
-  };
+  return generatedCheck(VerificationKind.JOB, common, refs, perCluster, build, problems);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
-import { checkHeaders, CheckParts, checkUrl, commonOptions, entries, MetricBuilder, PROBE_DEFAULTS, publicText, seconds, unique } from './check-rules';
+import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 
 /**
@@ -75,9 +75,7 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   const common = commonOptions(VerificationKind.PROMETHEUS, options, PROBE_DEFAULTS, problems);
   const refs: string[] = [];
   const address = `${options?.address ?? ''}`;
-  const addressRefs = publicText(problems, 'prometheus address', address, common, 'error messages and logs show the address');
-  refs.push(...addressRefs);
-  checkUrl(problems, 'prometheus address', address);
+  refs.push(...publicUrl(problems, 'prometheus address', address, common, 'error messages and logs show the address'));
   const query = `${options?.query ?? ''}`;
   if (query.trim() === '') {
     problems.push('prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))');
@@ -104,17 +102,7 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
       },
     },
   });
-  return {
-    kind: VerificationKind.PROMETHEUS,
-    name: common.name,
-    args: common.args,
-    referencedArgs: unique(refs),
-    perCluster: perCluster,
-    build: build,
-    timing: common.timing,
-    templateKind: undefined,
-    problems: problems,
-  };
+  return generatedCheck(VerificationKind.PROMETHEUS, common, refs, perCluster, build, problems);
 }
 
 function prometheusCondition(problems: string[], options: PrometheusVerificationOptions | undefined): string | undefined {
