@@ -5,6 +5,7 @@ import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
+import { urlDefect, UrlRule } from '../util/urls';
 
 /**
  * A workload cluster of the fleet.
@@ -185,18 +186,18 @@ export class Cluster {
   }
 }
 
+/** What a Kubernetes API server URL must be: https, without credentials, query or fragment. @internal */
+export const API_SERVER_URL: UrlRule = { schemes: ['https:'], noQueryOrFragment: true };
+
 function serverProblem(server: string | undefined): string | undefined {
   if (!server) return 'must not be empty';
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    return 'must be a URL';
+  switch (urlDefect(server, API_SERVER_URL)) {
+    case 'not-a-url': return 'must be a URL';
+    case 'credentials': return 'must not carry credentials';
+    case 'query-or-fragment': return 'must not have a query or fragment';
+    case 'scheme': return 'must use https';
+    default: return undefined;
   }
-  if (url.protocol !== 'https:') return 'must use https';
-  if (url.username || url.password) return 'must not carry credentials';
-  if (url.search || url.hash) return 'must not have a query or fragment';
-  return undefined;
 }
 
 /** `1.31`, `1.31.4` or `v1.31.4` → `1.31`. */

@@ -1,10 +1,11 @@
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
-import { ClusterOptions } from './cluster';
+import { API_SERVER_URL, ClusterOptions } from './cluster';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth, ClusterTlsOptions } from './cluster-auth';
 import { BASE64, CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './terraform-credentials';
 import { EntryReader } from './terraform-entry-reader';
 import { aliases, closestOf, isObject, JsonObject } from './terraform-json';
+import { urlDefect } from '../util/urls';
 
 // One cluster entry of `terraform output -json`, field by field (the fields are listed in
 // terraform-output.ts).
@@ -120,18 +121,16 @@ function readEndpoint(r: EntryReader, entry: JsonObject): string | undefined {
   const fix = 'use the https:// URL of the Kubernetes API server (the cluster resource\'s endpoint attribute)';
   const endpoint = r.string(entry, 'endpoint', { required: true, fix });
   if (endpoint === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
+  const defect = urlDefect(endpoint, API_SERVER_URL);
+  if (defect === 'not-a-url') {
     r.report('endpoint', endpoint, 'must be a URL', fix);
     return undefined;
   }
-  if (url.username || url.password) {
-    r.report('endpoint', redactUrl(url), 'must not carry credentials', CREDENTIAL_FIX);
-  } else if (url.search || url.hash) {
-    r.report('endpoint', redactUrl(url), 'must not have a query or fragment', fix);
-  } else if (url.protocol !== 'https:') {
+  if (defect === 'credentials') {
+    r.report('endpoint', redactUrl(new URL(endpoint)), 'must not carry credentials', CREDENTIAL_FIX);
+  } else if (defect === 'query-or-fragment') {
+    r.report('endpoint', redactUrl(new URL(endpoint)), 'must not have a query or fragment', fix);
+  } else if (defect === 'scheme') {
     r.report('endpoint', endpoint, 'must use https', fix);
   }
   return endpoint;

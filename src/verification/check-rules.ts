@@ -4,6 +4,7 @@ import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_
 import { VerificationArg } from './verification-arg';
 import { toGoDuration } from '../util/duration';
 import { dns1123LabelProblem } from '../util/names';
+import { urlDefect } from '../util/urls';
 
 // The rules every kind of check applies: common options (name, args, timing) and text that ends
 // up in plain sight (URLs, headers, env values). Internal: not re-exported.
@@ -161,15 +162,10 @@ export function publicText(problems: string[], field: string, text: string, comm
 export function checkUrl(problems: string[], field: string, url: string) {
   // Placeholders stand for host names and path segments: probe with a plain word in their place.
   const probe = fillPlaceholders(replaceRolloutsTags(url, 'x'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(probe);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+  const defect = urlDefect(probe, { schemes: ['http:', 'https:'] });
+  if (defect === 'not-a-url' || defect === 'scheme') {
     problems.push(`${field} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
-  } else if (parsed.username || parsed.password) {
+  } else if (defect === 'credentials') {
     problems.push(`${field} must not carry credentials, got a URL with user info; use a header with a VerificationArg.fromSecret() arg`);
   }
 }
