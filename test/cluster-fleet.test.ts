@@ -112,6 +112,12 @@ describe('ClusterFleet', () => {
     expect(() => fleetOf(base, { ...base, name: 'c2' })).toThrow(/cluster "c2" server is already used by cluster "c1"/);
   });
 
+  test('fails if two clusters share a server spelled differently (host case, default port), as the Terraform reader does', () => {
+    const server = new URL(base.server);
+    const respelled = `${server.protocol}//${server.hostname.toUpperCase()}:443${server.pathname}`;
+    expect(() => fleetOf(base, { ...base, name: 'c2', server: respelled })).toThrow(/cluster "c2" server is already used by cluster "c1"/);
+  });
+
   test('reports every problem of a cluster at once', () => {
     expect(() => fleetOf({ ...base, server: 'ftp://x', region: '' })).toThrow(/2 problems[\s\S]*server must use https[\s\S]*region must not be empty/);
   });

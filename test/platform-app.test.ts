@@ -308,6 +308,15 @@ describe('PlatformApp', () => {
       expect(() => w.app.synth()).toThrow(/fleet 'fleet' changed after PlatformApp 'api' was planned; define every cluster before the apps/);
     });
 
+    test('fails at synth if a stage was added to the pipeline after the app was planned', () => {
+      const w = world();
+      const app = new PlatformApp(w.app, 'api', appProps(w));
+      w.pipeline.addStage({ name: 'late', clusters: ClusterSelector.matchLabels({ nothing: 'here' }) });
+      // the plan does not have the stage: synth must not succeed without it
+      expect(app.plan.stages.map(s => s.name)).not.toContain('late');
+      expect(() => w.app.synth()).toThrow(/pipeline '\w+' changed after PlatformApp 'api' was planned; add every stage before the apps/);
+    });
+
     test('a failed definition writes no output', () => {
       const w = world();
       const outdir = (w.app as any).outdir as string;

@@ -1,17 +1,9 @@
 import { Construct } from 'constructs';
+import { applicationName, perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ReleasePlan } from '../plan/release-plan';
 import { ProblemList } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
-
-
-/**
- * The id, hence the file name, of the chart a cluster with its own Argo CD applies for an app.
- * @internal
- */
-export function perClusterChartId(app: string, cluster: string): string {
-  return `${app}--${cluster}`;
-}
 
 /**
  * Claims the names other apps must not use (Kargo Projects are cluster-wide, Argo CD objects share
@@ -27,7 +19,7 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
   for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet, owner]);
-  for (const c of plan.clusters) claims.push(['argocd Application', `${plan.app}-${c}`, owner]);
+  for (const c of plan.clusters) claims.push(['argocd Application', applicationName(plan.app, c), owner]);
   for (const w of plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
     for (const c of w.clusters) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster "${c}"`]);
   }

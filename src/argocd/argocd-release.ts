@@ -1,33 +1,14 @@
 import { Construct } from 'constructs';
 import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
+import { PlatformLabels } from '../contracts/labels';
+import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { Cluster } from '../fleet/cluster';
-import { PlatformLabels } from '../fleet/labels';
-import { applicationLabels } from '../kargo/promotion-steps';
+import { AppRelease } from '../plan/app-release';
 import { ReleasePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
-/**
- * What the Argo CD objects of one app are derived from.
- * @internal
- */
-export interface ArgoCdContext {
-  readonly releaseRepo: string;
-  readonly argoCdNamespace: string;
-  readonly clusters: Map<string, Cluster>;
-  readonly description: string;
-  /** Annotations for the AppProject (standards exemptions). */
-  readonly annotations: Record<string, string>;
-  /** Cluster-scoped resources the AppProject allows. */
-  readonly clusterResources: { group: string; kind: string }[];
-  /** The chart that holds what a cluster with its own Argo CD applies. */
-  readonly chartForCluster: (cluster: string) => Construct;
-}
-
-/** The value of `kargo.akuity.io/authorized-stage` for a Kargo Stage. @internal */
-export function authorizedStage(project: string, kargoStage: string): string {
-  return `${project}:${kargoStage}`;
-}
+/** What the Argo CD objects of one app are derived from. */
+type ArgoCdContext = AppRelease;
 
 /**
  * Defines the Argo CD side of one app's release plan: an AppProject restricted to the release
@@ -36,7 +17,8 @@ export function authorizedStage(project: string, kargoStage: string): string {
  * labels the wave's Kargo Stage selects and the annotation that authorizes that Stage.
  * @internal
  */
-export function defineArgoCdRelease(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext): void {
+export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForCluster: (cluster: string) => Construct): void {
+  const plan = ctx.plan;
   const appLabels = { [PlatformLabels.APP]: plan.app };
   const waves = plan.stages.flatMap(stage => stage.waves.map(wave => ({ stage, wave })));
   const central = waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.CENTRAL);
@@ -54,7 +36,7 @@ export function defineArgoCdRelease(scope: Construct, plan: ReleasePlan, ctx: Ar
 
   for (const { stage, wave } of waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
     for (const cluster of wave.clusters) {
-      definePerClusterApplication(ctx.chartForCluster(cluster), plan, ctx, stage.name, wave, cluster);
+      definePerClusterApplication(chartForCluster(cluster), plan, ctx, stage.name, wave, cluster);
     }
   }
 
@@ -84,7 +66,7 @@ function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdCo
       syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
         metadata: {
-          name: `${plan.app}-{{ .name }}`,
+          name: applicationName(plan.app, '{{ .name }}'),
           labels: { ...labels, [PlatformLabels.CLUSTER]: '{{ .name }}' },
           annotations: {
             'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
@@ -135,7 +117,7 @@ function definePerClusterApplication(scope: Construct, plan: ReleasePlan, ctx: A
   });
   new Application(scope, 'Application', {
     metadata: {
-      name: `${plan.app}-${cluster}`,
+      name: applicationName(plan.app, cluster),
       namespace: wave.argoCdNamespace,
       labels: { ...applicationLabels(plan.app, pipelineStage, wave.kargoStage), [PlatformLabels.CLUSTER]: cluster },
       annotations: {

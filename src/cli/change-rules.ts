@@ -1,6 +1,6 @@
 import { AppChange, PlanChange } from './release-diff';
 import { activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
-import { PlatformLabels } from '../fleet/labels';
+import { PlatformLabels } from '../contracts/labels';
 
 /**
  * Annotation that lets an app change production while a deny sync window is active. Put it on the

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
-import { PlatformLabels } from '../fleet/labels';
+import { PlatformLabels } from '../contracts/labels';
 
 /** The name under which the fleet's objects (cluster Secrets and `fleet*.k8s.yaml`) are grouped. */
 export const FLEET_GROUP = 'fleet';
@@ -20,7 +20,13 @@ export interface ManifestObject {
   readonly obj: any;
 }
 
-/** The objects of a synthesized directory, grouped by app. */
+/**
+ * The objects of a synthesized directory, grouped by app.
+ *
+ * @example
+ * const set = ManifestSet.load('manifests');
+ * for (const app of set.groups()) console.log(app, set.ofGroup(app).length);
+ */
 export class ManifestSet {
   /**
    * Loads every `*.yaml` / `*.yml` below a directory (multi-document, in path order).

@@ -1,6 +1,6 @@
 import { canonicalJson, compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { AppModel, ArtifactModel, ModelOptions, readModels, StageModel, WaveModel } from './release-model';
-import { PlatformLabels } from '../fleet/labels';
+import { PlatformLabels } from '../contracts/labels';
 
 /** Objects added, changed (deep-unequal) and removed, by key (`[cluster] apiVersion kind ns/name`), sorted. */
 export interface ObjectChanges {

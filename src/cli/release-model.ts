@@ -1,6 +1,6 @@
 import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { WindowTarget } from './sync-windows';
-import { PlatformLabels } from '../fleet/labels';
+import { PlatformLabels } from '../contracts/labels';
 
 /**
  * How an app is released, read back from synthesized objects only (never from the constructs),
@@ -118,6 +118,25 @@ interface KargoStageFacts {
 }
 
 function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): AppModel {
+  const autoPromoted = autoPromotedStages(objects);
+  const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
+  const argoByStage = argoObjectsByStage(objects);
+  const stages = objects.filter((x) => isKargo(x, 'Stage')).map((o) => kargoStageFacts(o, { tasks, autoPromoted, argoByStage, fleet }));
+  const stageModels = stageModelsOf(stages, fleet);
+  const artifacts: ArtifactModel[] = objects.filter((x) => isKargo(x, 'Warehouse'))
+    .flatMap((o) => (o.obj.spec?.subscriptions ?? []).map(artifactOf))
+    .sort((a, b) => compare(a.id, b.id));
+
+  return {
+    name,
+    stages: stageModels,
+    artifacts,
+    clusters: uniqueSorted(stageModels.flatMap((s) => s.waves.flatMap((w) => w.clusters))),
+  };
+}
+
+/** The Kargo Stages a ProjectConfig auto-promotes into. */
+function autoPromotedStages(objects: ManifestObject[]): Set<string> {
   const autoPromoted = new Set<string>();
   for (const o of objects.filter((x) => isKargo(x, 'ProjectConfig'))) {
     for (const policy of o.obj.spec?.promotionPolicies ?? []) {
@@ -126,66 +145,86 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
       if (policy?.autoPromotionEnabled && typeof policy.stage === 'string') autoPromoted.add(policy.stage);
     }
   }
-  const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
+  return autoPromoted;
+}
+
+/** Applications and ApplicationSets by the Kargo Stage label they carry. */
+function argoObjectsByStage(objects: ManifestObject[]): Map<string, ManifestObject[]> {
   const argoByStage = new Map<string, ManifestObject[]>();
   for (const o of objects.filter((x) => isArgo(x, 'Application') || isArgo(x, 'ApplicationSet'))) {
     const stage = o.obj.metadata?.labels?.[PlatformLabels.STAGE];
     if (typeof stage !== 'string') continue;
     argoByStage.set(stage, [...(argoByStage.get(stage) ?? []), o]);
   }
+  return argoByStage;
+}
 
-  const stages: KargoStageFacts[] = objects.filter((x) => isKargo(x, 'Stage')).map((o) => {
-    const stage = o.obj;
-    const stageName: string = stage.metadata?.name ?? '';
-    const steps: any[] = stage.spec?.promotionTemplate?.spec?.steps ?? [];
-    const usesOf = (list: any[]): string[] => list.flatMap((s) => (s?.task?.name ? usesOf(tasks.get(s.task.name) ?? []) : [String(s?.uses ?? '')]));
-    const gates = [autoPromoted.has(stageName) ? 'automatic' : 'manual'];
-    if (usesOf(steps).includes('git-open-pr')) gates.push('pull request');
-    const freight: any[] = stage.spec?.requestedFreight ?? [];
-    const argo = argoByStage.get(stageName) ?? [];
-    const clusters: string[] = [];
-    const branches: string[] = [];
-    const targets: WindowTarget[] = [];
-    for (const a of argo) {
-      if (a.obj.kind === 'ApplicationSet') {
-        const template = a.obj.spec?.template ?? {};
-        const selected = (a.obj.spec?.generators ?? []).flatMap(clustersOfGenerator);
-        clusters.push(...selected);
-        branches.push(...revisionsOf(template.spec));
-        for (const cluster of selected) {
-          targets.push({
-            application: String(template.metadata?.name ?? '').replace(/\{\{\s*\.name\s*\}\}/g, cluster),
-            namespace: String(template.spec?.destination?.namespace ?? ''),
-            clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
-          });
-        }
-      } else {
-        const cluster = a.obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? a.cluster;
-        if (cluster) clusters.push(cluster);
-        branches.push(...revisionsOf(a.obj.spec));
-        const destination = a.obj.spec?.destination ?? {};
+interface StageReadContext {
+  readonly tasks: Map<string, any[]>;
+  readonly autoPromoted: Set<string>;
+  readonly argoByStage: Map<string, ManifestObject[]>;
+  readonly fleet: FleetFacts;
+}
+
+/** Where the Applications of one Kargo Stage deploy: clusters, release branches, sync-window targets. */
+function argoTargets(argo: ManifestObject[], fleet: FleetFacts): { clusters: string[]; branches: string[]; targets: WindowTarget[] } {
+  const clusters: string[] = [];
+  const branches: string[] = [];
+  const targets: WindowTarget[] = [];
+  for (const a of argo) {
+    if (a.obj.kind === 'ApplicationSet') {
+      const template = a.obj.spec?.template ?? {};
+      const selected = (a.obj.spec?.generators ?? []).flatMap(clustersOfGenerator);
+      clusters.push(...selected);
+      branches.push(...revisionsOf(template.spec));
+      for (const cluster of selected) {
         targets.push({
-          application: String(a.obj.metadata?.name ?? ''),
-          namespace: String(destination.namespace ?? ''),
-          clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
+          application: String(template.metadata?.name ?? '').replace(/\{\{\s*\.name\s*\}\}/g, cluster),
+          namespace: String(template.spec?.destination?.namespace ?? ''),
+          clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
         });
       }
+    } else {
+      const cluster = a.obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? a.cluster;
+      if (cluster) clusters.push(cluster);
+      branches.push(...revisionsOf(a.obj.spec));
+      const destination = a.obj.spec?.destination ?? {};
+      targets.push({
+        application: String(a.obj.metadata?.name ?? ''),
+        namespace: String(destination.namespace ?? ''),
+        clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
+      });
     }
-    return {
-      name: stageName,
-      pipelineStage: stage.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE] ?? stageName,
-      upstreams: uniqueSorted(freight.flatMap((f) => f?.sources?.stages ?? [])),
-      soak: uniqueSorted(freight.map((f) => f?.sources?.requiredSoakTime).filter((s): s is string => typeof s === 'string')),
-      gates,
-      checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
-      clusters: uniqueSorted(clusters),
-      releaseBranches: uniqueSorted(branches),
-      targets,
-      perCluster: argo.length > 0 && argo.every((a) => a.cluster !== ''),
-    };
-  });
+  }
+  return { clusters, branches, targets };
+}
 
-  // promotion depth: Stages fed by the Warehouse only are at depth 0
+function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFacts {
+  const stage = o.obj;
+  const stageName: string = stage.metadata?.name ?? '';
+  const steps: any[] = stage.spec?.promotionTemplate?.spec?.steps ?? [];
+  const usesOf = (list: any[]): string[] => list.flatMap((s) => (s?.task?.name ? usesOf(ctx.tasks.get(s.task.name) ?? []) : [String(s?.uses ?? '')]));
+  const gates = [ctx.autoPromoted.has(stageName) ? 'automatic' : 'manual'];
+  if (usesOf(steps).includes('git-open-pr')) gates.push('pull request');
+  const freight: any[] = stage.spec?.requestedFreight ?? [];
+  const argo = ctx.argoByStage.get(stageName) ?? [];
+  const { clusters, branches, targets } = argoTargets(argo, ctx.fleet);
+  return {
+    name: stageName,
+    pipelineStage: stage.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE] ?? stageName,
+    upstreams: uniqueSorted(freight.flatMap((f) => f?.sources?.stages ?? [])),
+    soak: uniqueSorted(freight.map((f) => f?.sources?.requiredSoakTime).filter((s): s is string => typeof s === 'string')),
+    gates,
+    checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
+    clusters: uniqueSorted(clusters),
+    releaseBranches: uniqueSorted(branches),
+    targets,
+    perCluster: argo.length > 0 && argo.every((a) => a.cluster !== ''),
+  };
+}
+
+/** Promotion depth of every Kargo Stage: Stages fed by the Warehouse only are at depth 0. */
+function promotionDepths(stages: KargoStageFacts[]): Map<string, number> {
   const byName = new Map(stages.map((s) => [s.name, s]));
   const depth = new Map<string, number>();
   const depthOf = (s: KargoStageFacts, seen: Set<string>): number => {
@@ -198,7 +237,31 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
     return d;
   };
   stages.forEach((s) => depthOf(s, new Set()));
+  return depth;
+}
 
+/** One wave: the Kargo Stages of a pipeline stage that share their upstreams. */
+function waveOf(members: KargoStageFacts[], depth: Map<string, number>): { depth: number; wave: WaveModel } {
+  const names = members.map((m) => (m.perCluster && m.clusters.length === 1 && m.name.endsWith(`-${m.clusters[0]}`)
+    ? m.name.slice(0, -(m.clusters[0].length + 1)) : m.name));
+  const waveName = [...names].sort((a, b) => a.length - b.length || compare(a, b))[0];
+  return {
+    depth: Math.min(...members.map((m) => depth.get(m.name) ?? 0)),
+    wave: {
+      name: waveName,
+      kargoStages: uniqueSorted(members.map((m) => m.name)),
+      clusters: uniqueSorted(members.flatMap((m) => m.clusters)),
+      gates: uniqueSorted(members.map((m) => m.gates.join(' + '))),
+      soak: uniqueSorted(members.flatMap((m) => m.soak)),
+      checks: uniqueSorted(members.flatMap((m) => m.checks)),
+      releaseBranches: uniqueSorted(members.flatMap((m) => m.releaseBranches)),
+      targets: members.flatMap((m) => m.targets),
+    } as WaveModel,
+  };
+}
+
+function stageModelsOf(stages: KargoStageFacts[], fleet: FleetFacts): StageModel[] {
+  const depth = promotionDepths(stages);
   const wavesByStage = new Map<string, Map<string, KargoStageFacts[]>>();
   for (const s of stages) {
     const waves = wavesByStage.get(s.pipelineStage) ?? new Map<string, KargoStageFacts[]>();
@@ -207,24 +270,8 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
     wavesByStage.set(s.pipelineStage, waves);
   }
   const stageModels: Array<StageModel & { depth: number }> = [...wavesByStage.entries()].map(([stageName, groups]) => {
-    const waves = [...groups.values()].map((members) => {
-      const names = members.map((m) => (m.perCluster && m.clusters.length === 1 && m.name.endsWith(`-${m.clusters[0]}`)
-        ? m.name.slice(0, -(m.clusters[0].length + 1)) : m.name));
-      const waveName = [...names].sort((a, b) => a.length - b.length || compare(a, b))[0];
-      return {
-        depth: Math.min(...members.map((m) => depth.get(m.name) ?? 0)),
-        wave: {
-          name: waveName,
-          kargoStages: uniqueSorted(members.map((m) => m.name)),
-          clusters: uniqueSorted(members.flatMap((m) => m.clusters)),
-          gates: uniqueSorted(members.map((m) => m.gates.join(' + '))),
-          soak: uniqueSorted(members.flatMap((m) => m.soak)),
-          checks: uniqueSorted(members.flatMap((m) => m.checks)),
-          releaseBranches: uniqueSorted(members.flatMap((m) => m.releaseBranches)),
-          targets: members.flatMap((m) => m.targets),
-        } as WaveModel,
-      };
-    }).sort((a, b) => a.depth - b.depth || compare(a.wave.name, b.wave.name));
+    const waves = [...groups.values()].map((members) => waveOf(members, depth))
+      .sort((a, b) => a.depth - b.depth || compare(a.wave.name, b.wave.name));
     const clusters = uniqueSorted(waves.flatMap((w) => w.wave.clusters));
     return {
       name: stageName,
@@ -233,17 +280,7 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
       depth: waves[0]?.depth ?? 0,
     };
   }).sort((a, b) => a.depth - b.depth || compare(a.name, b.name));
-
-  const artifacts: ArtifactModel[] = objects.filter((x) => isKargo(x, 'Warehouse'))
-    .flatMap((o) => (o.obj.spec?.subscriptions ?? []).map(artifactOf))
-    .sort((a, b) => compare(a.id, b.id));
-
-  return {
-    name,
-    stages: stageModels.map(({ depth: _depth, ...s }) => s),
-    artifacts,
-    clusters: uniqueSorted(stageModels.flatMap((s) => s.waves.flatMap((w) => w.clusters))),
-  };
+  return stageModels.map(({ depth: _depth, ...s }) => s);
 }
 
 function isProduction(stage: string, clusters: string[], fleet: FleetFacts): boolean {

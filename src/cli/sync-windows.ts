@@ -59,6 +59,10 @@ export interface CronTime {
 /**
  * A parsed 5-field cron schedule (minute hour day-of-month month day-of-week) with `*`, lists,
  * ranges, steps, month and day names, and the `@daily`-style descriptors.
+ *
+ * @example
+ * const nightly = CronSchedule.parse('0 22 * * 1-5');
+ * nightly.matches({ minute: 0, hour: 22, dayOfMonth: 1, month: 12, dayOfWeek: 2 }); // true
  */
 export class CronSchedule {
   /**

@@ -4,7 +4,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 
-/** An error meant for the user: the CLI prints its message and exits 2, without a stack trace. */
+/**
+ * An error meant for the user: the CLI prints its message and exits 2, without a stack trace.
+ * @internal
+ */
 export class UsageError extends Error {}
 
 /** Runs git; returns stdout, throws a `UsageError` with git's message on failure. */
@@ -67,7 +70,10 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
   }
 }
 
-/** A temporary directory, removed by `cleanup` (call it in `finally`). */
+/**
+ * A temporary directory, removed by `cleanup` (call it in `finally`).
+ * @internal
+ */
 export class Scratch {
   public readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-plan-'));
   private readonly worktrees: Array<{ root: string; dir: string }> = [];

@@ -31,6 +31,10 @@ export interface PerClusterArgoCdOptions {
  * Where the Argo CD that deploys to a cluster runs. A fleet picks a default and clusters can
  * override it, so a fleet can move from per-cluster Argo CD to the central one cluster by
  * cluster.
+ *
+ * @example
+ * fleet.addCluster({ name: 'edge-1', server: 'https://edge-1.acme.internal:6443', provider: CloudProvider.ON_PREM, region: 'dc1',
+ *   tier: Tier.PROD, argoCd: ArgoCdTopology.perCluster({ kargoShard: 'edge-1' }) });
  */
 export class ArgoCdTopology {
   /** The central Argo CD (the default). */

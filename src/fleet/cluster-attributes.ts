@@ -20,6 +20,9 @@ export enum CloudProvider {
  * The accelerator family a cluster offers to workloads.
  *
  * The common families are predefined; `Accelerator.of()` names any other.
+ *
+ * @example
+ * ClusterSelector.accelerator(Accelerator.NVIDIA_H100, Accelerator.of('nvidia-b200'));
  */
 export class Accelerator {
   /** CPU only: no accelerator. */
@@ -69,6 +72,10 @@ export class Accelerator {
  * The environment tier of a cluster.
  *
  * dev, staging and prod are predefined; `Tier.of()` names any other.
+ *
+ * @example
+ * const perf = Tier.of('perf', false);
+ * pipeline.addStage({ name: 'perf', clusters: ClusterSelector.tier(perf) });
  */
 export class Tier {
   /** Development clusters. */

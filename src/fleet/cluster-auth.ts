@@ -85,6 +85,10 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * (IAM, workload identity) or an exec plugin, never a bearer token, password or client key.
  *
  * The result is the `config` JSON of the Argo CD cluster Secret.
+ *
+ * @example
+ * fleet.addCluster({ name: 'aws-use1-prod-1', server: 'https://ABC.gr7.us-east-1.eks.amazonaws.com', provider: CloudProvider.AWS,
+ *   region: 'us-east-1', tier: Tier.PROD, auth: ClusterAuth.eks({ roleArn: 'arn:aws:iam::123456789012:role/argocd' }) });
  */
 export class ClusterAuth {
   /**

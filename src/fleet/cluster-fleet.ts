@@ -3,11 +3,10 @@ import { Chart, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
-import { Cluster, ClusterOptions } from './cluster';
-import { PlatformLabels } from './labels';
-import { applicationsPerCluster, placementVersion } from './placements';
+import { Cluster, ClusterOptions, endpointIdentity } from './cluster';
 import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
+import { PlatformLabels } from '../contracts/labels';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
@@ -104,6 +103,9 @@ const CLUSTER_FLEET = Symbol.for('cdk8s-gitops-platform.ClusterFleet');
  * and an authentication `config` that holds no secret material.
  *
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/declarative-setup/#clusters
+ *
+ * @example
+ * const fleet = ClusterFleet.fromTerraformOutput(app, 'fleet', { file: 'infra/clusters.json', applicationControllerShards: 4 });
  */
 export class ClusterFleet extends Chart implements IClusterFleet {
   /**
@@ -137,6 +139,9 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   public readonly applicationControllerShards?: number;
   private readonly topology: ArgoCdTopology;
   private readonly _clusters = new Map<string, Cluster>();
+  /** The clusters each app was placed on, by app: shards are balanced by Applications per cluster. */
+  private readonly placements = new Map<string, string[]>();
+  private placementVersion = 0;
   private cachedShardPlan?: { key: string; plan: ShardPlan };
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
@@ -190,7 +195,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       fail(subject, `cluster "${cluster.name}" argoCd kargoShard`, cluster.kargoShard, `is already used by cluster "${sameShard.name}"`,
         'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
     }
-    const sameServer = [...this._clusters.values()].find(c => c.server === cluster.server);
+    const sameServer = [...this._clusters.values()].find(c => endpointIdentity(c.server) === endpointIdentity(cluster.server));
     if (sameServer) {
       fail(subject, `cluster "${cluster.name}" server`, cluster.server, `is already used by cluster "${sameServer.name}"`,
         'Argo CD identifies clusters by server URL, so each cluster needs its own');
@@ -200,6 +205,16 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       this.defineClusterSecret(cluster);
     }
     return cluster;
+  }
+
+  /**
+   * Records the clusters an app was planned onto; shards are balanced by the Applications each
+   * cluster carries. The app's plan passes them here explicitly when it is made.
+   * @internal
+   */
+  public _placeApp(app: string, clusters: string[]): void {
+    this.placements.set(app, [...clusters]);
+    this.placementVersion++;
   }
 
   /**
@@ -220,9 +235,12 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   private shardPlan(): ShardPlan | undefined {
     if (this.applicationControllerShards === undefined) return undefined;
     // every cluster Secret asks at synth time: compute once per set of clusters and placements
-    const key = `${placementVersion(this)}/${this._clusters.size}`;
+    const key = `${this.placementVersion}/${this._clusters.size}`;
     if (this.cachedShardPlan?.key !== key) {
-      const apps = applicationsPerCluster(this);
+      const apps = new Map<string, number>();
+      for (const clusters of this.placements.values()) {
+        for (const c of clusters) apps.set(c, (apps.get(c) ?? 0) + 1);
+      }
       const central = this.clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.CENTRAL);
       const plan = assignShards(central.map(c => ({ name: c.name, weight: apps.get(c.name) ?? 0, pinnedShard: c.pinnedShard })),
         this.applicationControllerShards);

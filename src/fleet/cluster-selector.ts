@@ -1,5 +1,5 @@
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
-import { PlatformLabels } from './labels';
+import { PlatformLabels } from '../contracts/labels';
 import { labelKeyProblem, labelValueProblem } from '../util/names';
 
 /**

@@ -1,9 +1,11 @@
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
-import { PlatformLabels } from './labels';
+import { ClusterVariableSource } from '../contracts/cluster-variables';
+import { PlatformLabels } from '../contracts/labels';
 import { ProblemList, reportValue } from '../util/errors';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
+import { urlDefect, UrlRule } from '../util/urls';
 
 /**
  * A workload cluster of the fleet.
@@ -64,6 +66,10 @@ export interface ClusterOptions {
 
 /**
  * A cluster of a `ClusterFleet`, with its options validated and its labels computed.
+ *
+ * @example
+ * const cluster: Cluster = fleet.addCluster({ name: 'aws-use1-prod-1', server: 'https://ABC.gr7.us-east-1.eks.amazonaws.com',
+ *   provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD });
  */
 export class Cluster {
   /**
@@ -180,18 +186,18 @@ export class Cluster {
   }
 }
 
+/** What a Kubernetes API server URL must be: https, without credentials, query or fragment. @internal */
+export const API_SERVER_URL: UrlRule = { schemes: ['https:'], noQueryOrFragment: true };
+
 function serverProblem(server: string | undefined): string | undefined {
   if (!server) return 'must not be empty';
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    return 'must be a URL';
+  switch (urlDefect(server, API_SERVER_URL)) {
+    case 'not-a-url': return 'must be a URL';
+    case 'credentials': return 'must not carry credentials';
+    case 'query-or-fragment': return 'must not have a query or fragment';
+    case 'scheme': return 'must use https';
+    default: return undefined;
   }
-  if (url.protocol !== 'https:') return 'must use https';
-  if (url.username || url.password) return 'must not carry credentials';
-  if (url.search || url.hash) return 'must not have a query or fragment';
-  return undefined;
 }
 
 /** `1.31`, `1.31.4` or `v1.31.4` → `1.31`. */
@@ -206,5 +212,20 @@ function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
     case CloudProvider.GCP: return ClusterAuth.gke();
     case CloudProvider.AZURE: return ClusterAuth.aks();
     default: return undefined;
+  }
+}
+
+/** The values of the cluster variables (`{region}`, ...) of a cluster. @internal */
+export function clusterVariableSource(c: Cluster): ClusterVariableSource {
+  return { name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
+}
+
+/** Two spellings of one API server (trailing slash, case, default port) are the same endpoint. @internal */
+export function endpointIdentity(server: string): string {
+  try {
+    const url = new URL(server);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return server;
   }
 }

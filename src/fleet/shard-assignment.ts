@@ -62,22 +62,7 @@ export interface ShardPlan {
  * @internal
  */
 export function assignShards(candidates: ShardCandidate[], shardCount: number): ShardPlan {
-  if (!Number.isInteger(shardCount) || shardCount < 1) {
-    throw new Error(`shard count must be a whole number >= 1, got ${shardCount}`);
-  }
-  const seen = new Set<string>();
-  for (const c of candidates) {
-    if (seen.has(c.name)) {
-      throw new Error(`duplicate cluster name "${c.name}"`);
-    }
-    seen.add(c.name);
-    if (!Number.isInteger(c.weight) || c.weight < 0) {
-      throw new Error(`weight of cluster "${c.name}" must be a whole number >= 0, got ${c.weight}`);
-    }
-    if (c.pinnedShard !== undefined && (!Number.isInteger(c.pinnedShard) || c.pinnedShard < 0 || c.pinnedShard >= shardCount)) {
-      throw new Error(`pinned shard of cluster "${c.name}" must be a whole number from 0 to ${shardCount - 1}, got ${c.pinnedShard}`);
-    }
-  }
+  checkCandidates(candidates, shardCount);
 
   // Hash order, not input order, drives every tie-break below.
   const clusters = candidates.map((c) => toCluster(c, shardCount)).sort(byHash);
@@ -147,6 +132,26 @@ export function assignShards(candidates: ShardCandidate[], shardCount: number): 
   const clusterCounts = members.map((m) => m.size);
   const imbalancePercent = total === 0 ? 0 : (Math.max(...loads) / (total / shardCount) - 1) * 100;
   return { shardOf, loads, clusterCounts, imbalancePercent };
+}
+
+/** Throws on input no caller should pass: the fleet validates clusters and shard counts first. */
+function checkCandidates(candidates: ShardCandidate[], shardCount: number) {
+  if (!Number.isInteger(shardCount) || shardCount < 1) {
+    throw new Error(`shard count must be a whole number >= 1, got ${shardCount}`);
+  }
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    if (seen.has(c.name)) {
+      throw new Error(`duplicate cluster name "${c.name}"`);
+    }
+    seen.add(c.name);
+    if (!Number.isInteger(c.weight) || c.weight < 0) {
+      throw new Error(`weight of cluster "${c.name}" must be a whole number >= 0, got ${c.weight}`);
+    }
+    if (c.pinnedShard !== undefined && (!Number.isInteger(c.pinnedShard) || c.pinnedShard < 0 || c.pinnedShard >= shardCount)) {
+      throw new Error(`pinned shard of cluster "${c.name}" must be a whole number from 0 to ${shardCount - 1}, got ${c.pinnedShard}`);
+    }
+  }
 }
 
 interface Cluster extends ShardCandidate {

@@ -6,10 +6,10 @@ import {
   Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
 } from '../../imports/kargo-kargo.akuity.io';
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
-import { PlatformLabels } from '../fleet/labels';
-import { ReleasePlan } from '../plan/release-plan';
+import { PlatformLabels } from '../contracts/labels';
+import { AppRelease } from '../plan/app-release';
+import { StagePlan, WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
-import { RenderedVerification } from '../verification/render';
 
 /**
  * Defines the Kargo side of one app's release plan: its own Project (an independent promotion
@@ -17,8 +17,16 @@ import { RenderedVerification } from '../verification/render';
  * artifacts, the per-cluster render PromotionTask and one Stage per wave.
  * @internal
  */
-export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: PromotionContext, description: string,
-  verification: Map<string, RenderedVerification>, annotations: Record<string, string>): void {
+export function defineKargoRelease(scope: Construct, release: AppRelease): void {
+  const { plan, description, annotations } = release;
+  const ctx: PromotionContext = {
+    app: plan.app,
+    releaseRepo: release.releaseRepo,
+    source: release.source,
+    artifacts: release.artifacts,
+    destinationNamespace: plan.destinationNamespace,
+    clusters: release.clusters,
+  };
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
 
@@ -60,42 +68,50 @@ export function defineKargoRelease(scope: Construct, plan: ReleasePlan, ctx: Pro
 
   for (const stage of plan.stages) {
     for (const wave of stage.waves) {
-      const checks = verification.get(wave.kargoStage);
-      for (const template of checks?.templates ?? []) {
-        // the spec is plain JSON with the CRD's field names (validated against the pinned CRD in
-        // the tests); the generated class would re-map int-or-string fields
-        new ApiObject(scope, `AnalysisTemplate-${template.name}`, {
-          ...AnalysisTemplate.GVK,
-          metadata: { name: template.name, namespace, labels: template.labels },
-          spec: template.spec,
-        });
-      }
-      new Stage(scope, `Stage-${wave.kargoStage}`, {
-        metadata: {
-          name: wave.kargoStage,
-          namespace,
-          labels: { ...appLabels, [PlatformLabels.PIPELINE_STAGE]: stage.name },
-          annotations: {
-            'kargo.akuity.io/description': `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
-          },
-        },
-        spec: {
-          requestedFreight: [{
-            origin: { kind: StageSpecRequestedFreightOriginKind.WAREHOUSE, name: plan.app },
-            sources: wave.upstreams.length === 0
-              ? { direct: true }
-              : {
-                stages: [...wave.upstreams],
-                // Freight must be verified on every part of the previous wave
-                availabilityStrategy: wave.upstreams.length > 1 ? StageSpecRequestedFreightSourcesAvailabilityStrategy.ALL : undefined,
-                requiredSoakTime: wave.soak,
-              },
-          }],
-          shard: wave.kargoShard,
-          promotionTemplate: { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
-          verification: checks?.stageVerification,
-        },
-      });
+      defineStage(scope, release, ctx, stage, wave);
     }
   }
+}
+
+/** The AnalysisTemplates of one wave's checks, and the Kargo Stage that promotes the wave. */
+function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContext, stage: StagePlan, wave: WavePlan) {
+  const plan = release.plan;
+  const namespace = plan.project;
+  const appLabels = { [PlatformLabels.APP]: plan.app };
+  const checks = release.checks.get(wave.kargoStage);
+  for (const template of checks?.templates ?? []) {
+    // the spec is plain JSON with the CRD's field names (validated against the pinned CRD in
+    // the tests); the generated class would re-map int-or-string fields
+    new ApiObject(scope, `AnalysisTemplate-${template.name}`, {
+      ...AnalysisTemplate.GVK,
+      metadata: { name: template.name, namespace, labels: template.labels },
+      spec: template.spec,
+    });
+  }
+  new Stage(scope, `Stage-${wave.kargoStage}`, {
+    metadata: {
+      name: wave.kargoStage,
+      namespace,
+      labels: { ...appLabels, [PlatformLabels.PIPELINE_STAGE]: stage.name },
+      annotations: {
+        'kargo.akuity.io/description': `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
+      },
+    },
+    spec: {
+      requestedFreight: [{
+        origin: { kind: StageSpecRequestedFreightOriginKind.WAREHOUSE, name: plan.app },
+        sources: wave.upstreams.length === 0
+          ? { direct: true }
+          : {
+            stages: [...wave.upstreams],
+            // Freight must be verified on every part of the previous wave
+            availabilityStrategy: wave.upstreams.length > 1 ? StageSpecRequestedFreightSourcesAvailabilityStrategy.ALL : undefined,
+            requiredSoakTime: wave.soak,
+          },
+      }],
+      shard: wave.kargoShard,
+      promotionTemplate: { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
+      verification: checks?.stageVerification,
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { PlatformLabels } from '../fleet/labels';
+import { PlatformLabels } from '../contracts/labels';
 import { ReleasePlan } from '../plan/release-plan';
 
 const KARGO_GROUP = 'kargo.akuity.io';

@@ -1,9 +1,10 @@
-import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from './expressions';
-import { Artifact, ArtifactKind } from '../app/artifact';
-import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../app/manifest-source';
-import { ImageSelectionStrategy } from '../app/versioning';
-import { Cluster } from '../fleet/cluster';
-import { PlatformLabels } from '../fleet/labels';
+import { Artifact, ArtifactKind } from '../artifact/artifact';
+import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
+import { ImageSelectionStrategy } from '../artifact/versioning';
+import { clusterVariables, RELEASE_VARIABLES } from '../contracts/cluster-variables';
+import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
+import { applicationLabels } from '../contracts/release-names';
+import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
 import { StagePlan, WavePlan } from '../plan/release-plan';
 
@@ -28,7 +29,7 @@ const SRC = './src';
 const OUT = './out';
 
 /** The variables the render task takes, one per cluster attribute. @internal */
-export const RENDER_VARS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
+export const RENDER_VARS = RELEASE_VARIABLES;
 
 /**
  * The steps of the per-cluster render task: render the source for one cluster into
@@ -112,11 +113,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       as: `render-${name}`,
       vars: [
         { name: 'stage', value: stage.name },
-        { name: 'cluster', value: cluster.name },
-        { name: 'region', value: cluster.region },
-        { name: 'provider', value: cluster.provider },
-        { name: 'accelerator', value: cluster.accelerator.name },
-        { name: 'tier', value: cluster.tier.name },
+        ...Object.entries(clusterVariables(clusterVariableSource(cluster))).map(([variableName, value]) => ({ name: variableName, value })),
       ],
     });
   }
@@ -155,18 +152,6 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
     },
   });
   return steps;
-}
-
-/**
- * The labels of every Application of a wave; the Stage's `argocd-update` step selects on them.
- * @internal
- */
-export function applicationLabels(app: string, pipelineStage: string, kargoStage: string): Record<string, string> {
-  return {
-    [PlatformLabels.APP]: app,
-    [PlatformLabels.PIPELINE_STAGE]: pipelineStage,
-    [PlatformLabels.STAGE]: kargoStage,
-  };
 }
 
 /** Steps that change the source before rendering: image and chart versions from Freight. */

@@ -1,6 +1,6 @@
-import { Artifact, ArtifactKind, GitCommitSelection } from '../app/artifact';
-import { ManifestSource, sourceArtifact } from '../app/manifest-source';
-import { ImageSelectionStrategy } from '../app/versioning';
+import { Artifact, ArtifactKind, GitCommitSelection } from '../artifact/artifact';
+import { ManifestSource, sourceArtifact } from '../artifact/manifest-source';
+import { ImageSelectionStrategy } from '../artifact/versioning';
 
 /**
  * The Warehouse subscriptions for an app: one per artifact, plus the manifest source's Git

@@ -42,6 +42,9 @@ export interface PullRequestApprovalOptions extends ApprovalOptions {
  * Who or what lets Freight into a stage.
  *
  * @see https://docs.kargo.io/user-guide/how-to-guides/working-with-stages
+ *
+ * @example
+ * pipeline.addStage({ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), approval: Approval.manual({ promoters: ['sre'] }) });
  */
 export class Approval {
   /** Promote automatically (Kargo auto-promotion in the project's ProjectConfig). */

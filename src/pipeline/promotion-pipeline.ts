@@ -51,6 +51,9 @@ export interface PipelineStageOptions {
 
 /**
  * A stage of a `PromotionPipeline`.
+ *
+ * @example
+ * const prod: PipelineStage = pipeline.addStage({ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD) });
  */
 export class PipelineStage {
   /** The stage's name. */
@@ -116,6 +119,15 @@ export interface IPromotionPipeline extends IConstruct {
  * waves. Every `PlatformApp` on the pipeline gets its own Kargo promotion track along it.
  *
  * The pipeline synthesizes nothing by itself.
+ *
+ * @example
+ * const pipeline = new PromotionPipeline(chart, 'standard', {
+ *   stages: [
+ *     { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+ *     { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byLabel('ring', ['canary', 'broad']),
+ *       soak: Duration.hours(1), approval: Approval.pullRequest() },
+ *   ],
+ * });
  */
 export class PromotionPipeline extends Construct implements IPromotionPipeline {
   public readonly pipelineName: string;

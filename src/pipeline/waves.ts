@@ -19,6 +19,9 @@ export enum WaveStrategy {
  * For count and percentage waves the first wave is chosen to cover every provider ×
  * accelerator-family pair of the stage where its size allows, so problems specific to one
  * platform show up in the first wave.
+ *
+ * @example
+ * pipeline.addStage({ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byPercentage([10, 50, 100]) });
  */
 export class Waves {
   /** No waves: the whole stage at once. */

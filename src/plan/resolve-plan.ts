@@ -1,11 +1,12 @@
 import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
-import { Requirement } from '../app/requirement';
+import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
-import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
+import { Requirement } from '../fleet/requirement';
+import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
 import { ProblemList } from '../util/errors';
@@ -51,35 +52,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   const stages: StagePlan[] = [];
   let upstreams: string[] = [];
   for (const stage of pipeline.stages) {
-    const inStage = clusters.filter(c => stage.clusters.matches(c.labels));
-    if (inStage.length === 0) {
-      problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${stage.clusters.toString()}); `
-        + 'fix the stage\'s selector or add matching clusters to the fleet');
-      continue;
-    }
-    for (const c of inStage) {
-      const other = owner.get(c.name);
-      if (other !== undefined) {
-        problems.add(`cluster "${c.name}" is selected by both stage "${other}" and stage "${stage.name}" of ${pipelineName}; `
-          + 'make the stages\' selectors disjoint');
-      }
-      owner.set(c.name, stage.name);
-    }
-    const targeted = inStage.filter(c => input.targets.matches(c.labels));
-    if (targeted.length === 0) {
-      problems.add(`targets ${input.targets.toString()} leave stage "${stage.name}" without clusters (it has ${describeClusters(inStage)}); `
-        + 'widen the targets or add a matching cluster to the stage');
-      continue;
-    }
-    let placed = targeted;
-    for (const req of input.requirements) {
-      const ok = placed.filter(c => req.isSatisfiedBy(c));
-      if (ok.length === 0) {
-        problems.add(`requirement "${req.description}" is met by none of the targeted clusters of stage "${stage.name}" (${describeClusters(placed)}); `
-          + 'relax the requirement or add a capable cluster to the stage');
-      }
-      placed = ok;
-    }
+    const placed = placeStage(problems, input, clusters, stage, owner);
     if (placed.length === 0) continue;
 
     const maxPerWave = waveBudget(stage.waveBudget ?? input.pipeline.waveBudget, placed.length);
@@ -106,11 +79,11 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
           upstreams,
           soak,
           clusters: segment.clusters.map(c => c.name),
-          releaseBranch: `rendered/${input.app}/${segment.kargoStage}`,
+          releaseBranch: releaseBranch(input.app, segment.kargoStage),
           argoCd: segment.argoCd,
           argoCdNamespace: segment.argoCdNamespace,
           kargoShard: segment.kargoShard,
-          applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? `${input.app}-${segment.kargoStage}` : undefined,
+          applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? applicationSetName(input.app, segment.kargoStage) : undefined,
         });
       }
       upstreams = segments.map(s => s.kargoStage).sort();
@@ -142,6 +115,45 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     clusters: placedClusters,
     stages,
   };
+}
+
+/**
+ * The clusters of one pipeline stage the app is placed on: the stage's clusters, narrowed by the
+ * app's targets and requirements. Records which stage holds each cluster in `owner`.
+ */
+function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[], stage: PipelineStage, owner: Map<string, string>): Cluster[] {
+  const { pipeline, fleet } = input;
+  const pipelineName = `pipeline '${pipeline.pipelineName}'`;
+  const inStage = clusters.filter(c => stage.clusters.matches(c.labels));
+  if (inStage.length === 0) {
+    problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${stage.clusters.toString()}); `
+      + 'fix the stage\'s selector or add matching clusters to the fleet');
+    return [];
+  }
+  for (const c of inStage) {
+    const other = owner.get(c.name);
+    if (other !== undefined) {
+      problems.add(`cluster "${c.name}" is selected by both stage "${other}" and stage "${stage.name}" of ${pipelineName}; `
+        + 'make the stages\' selectors disjoint');
+    }
+    owner.set(c.name, stage.name);
+  }
+  const targeted = inStage.filter(c => input.targets.matches(c.labels));
+  if (targeted.length === 0) {
+    problems.add(`targets ${input.targets.toString()} leave stage "${stage.name}" without clusters (it has ${describeClusters(inStage)}); `
+      + 'widen the targets or add a matching cluster to the stage');
+    return [];
+  }
+  let placed = targeted;
+  for (const req of input.requirements) {
+    const ok = placed.filter(c => req.isSatisfiedBy(c));
+    if (ok.length === 0) {
+      problems.add(`requirement "${req.description}" is met by none of the targeted clusters of stage "${stage.name}" (${describeClusters(placed)}); `
+        + 'relax the requirement or add a capable cluster to the stage');
+    }
+    placed = ok;
+  }
+  return placed;
 }
 
 interface Segment {
@@ -197,11 +209,11 @@ function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan
   }
   for (const c of clusters) {
     if (!placed.has(c.name)) continue;
-    const appName = `${app}-${c.name}`;
+    const appName = applicationName(app, c.name);
     problems.check(`Application name for cluster "${c.name}"`, appName, dns1123SubdomainProblem(appName), 'shorten the app or cluster name');
     if (c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER) {
       // the chart of a cluster with its own Argo CD is named <app>--<cluster>, and chart names are DNS labels
-      const chart = `${app}--${c.name}`;
+      const chart = perClusterChartId(app, c.name);
       problems.check(`output chart for cluster "${c.name}"`, chart, dns1123LabelProblem(chart), 'shorten the app or cluster name');
     }
   }

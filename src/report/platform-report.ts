@@ -1,19 +1,23 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { PlatformApp } from '../app/platform-app';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
+import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
  * release plan (a Mermaid graph of its promotion track and a table of stages, clusters, gates and
  * checks) and the fleet's controller shard report. One file per app and one for the fleet, so a
  * change to one app changes only that app's files.
+ *
+ * @example
+ * app.synth();
+ * PlatformReport.write(app); // <app>.plan.md and <fleet>.fleet.md next to the YAML
  */
 export class PlatformReport {
   /** The release plan of one app, as Markdown with a Mermaid graph. */
-  public static renderApp(app: PlatformApp): string {
+  public static renderApp(app: IPlatformApp): string {
     const plan = app.plan;
     const lines: string[] = [
       `# ${plan.app}`,
@@ -84,7 +88,7 @@ export class PlatformReport {
    */
   public static write(app: App): void {
     for (const c of app.node.findAll()) {
-      if (PlatformApp.isPlatformApp(c)) {
+      if (isPlannedApp(c)) {
         fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
       } else if (ClusterFleet.isClusterFleet(c)) {
         fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`), PlatformReport.renderFleet(c));

@@ -1,7 +1,8 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
-import { ArtifactKind } from '../app/artifact';
-import { PlatformApp } from '../app/platform-app';
-import { ImageSelectionStrategy } from '../app/versioning';
+import { ArtifactKind } from '../artifact/artifact';
+import { ImageSelectionStrategy } from '../artifact/versioning';
+import { applicationName } from '../contracts/release-names';
+import { IPlatformApp } from '../plan/planned-app';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -38,6 +39,9 @@ const CONTACT = /^(#[\w.-]+|@[\w.-]+|[^\s@]+@[^\s@]+\.[^\s@]+|https?:\/\/\S+)$/;
 
 /**
  * The built-in rules. Each has a stable id.
+ *
+ * @example
+ * new PlatformStandards(app, 'standards', { rules: [StandardsRules.prodGate(), StandardsRules.nameLengths({ maxAppName: 24 })] });
  */
 export class StandardsRules {
   /** `owner-contact`: an owner team and a contact that is a channel, handle, e-mail address or URL. */
@@ -124,7 +128,7 @@ export class StandardsRules {
         problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
       for (const c of app.plan.clusters) {
-        const name = `${app.appName}-${c}`;
+        const name = applicationName(app.appName, c);
         if (name.length > maxApplication) {
           problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
         }
@@ -134,6 +138,6 @@ export class StandardsRules {
   }
 }
 
-function rule(id: string, description: string, check: (app: PlatformApp) => string[]): IStandardsRule {
+function rule(id: string, description: string, check: (app: IPlatformApp) => string[]): IStandardsRule {
   return { id, description, severity: RuleSeverity.ERROR, check };
 }

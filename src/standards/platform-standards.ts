@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { StandardsRules } from './built-in-rules';
 import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
-import { PlatformApp } from '../app/platform-app';
+import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { fail } from '../util/errors';
 
 /**
@@ -45,6 +45,9 @@ export interface PlatformStandardsProps {
  * Built-in rules: `owner-contact`, `prod-verification`, `prod-gate`, `allowed-registries`
  * (when registries are given), `no-mutable-tags`, `max-wave-percent`, `cluster-scoped-resources`,
  * `name-length`.
+ *
+ * @example
+ * new PlatformStandards(app, 'standards', { allowedRegistries: ['ghcr.io'], maxWavePercent: 25 });
  */
 export class PlatformStandards extends Construct {
   private readonly _rules: IStandardsRule[] = [];
@@ -103,7 +106,7 @@ export class PlatformStandards extends Construct {
    * @returns every violation, sorted by app, rule and message
    */
   public review(): StandardsViolation[] {
-    const apps = this.node.root.node.findAll().filter((c): c is PlatformApp => PlatformApp.isPlatformApp(c));
+    const apps = this.node.root.node.findAll().filter(isPlannedApp);
     // cdk8s validates the whole app again for every chart it writes; apps do not change meanwhile
     const key = `${this._rules.map(r => r.id).join(',')}|${apps.map(a => a.node.path).join(',')}`;
     if (this.cachedReview?.key !== key) {
@@ -112,7 +115,7 @@ export class PlatformStandards extends Construct {
     return [...this.cachedReview.violations];
   }
 
-  private evaluate(apps: PlatformApp[]): StandardsViolation[] {
+  private evaluate(apps: IPlatformApp[]): StandardsViolation[] {
     const violations: StandardsViolation[] = [];
     for (const app of apps) {
       const exempt = new Map(app.exemptions.map(e => [e.ruleId, e.justification]));

@@ -1,4 +1,4 @@
-import { PlatformApp } from '../app/platform-app';
+import { IPlatformApp } from '../plan/planned-app';
 
 /**
  * How much a broken rule matters.
@@ -26,17 +26,7 @@ export interface IStandardsRule {
    * Checks one app.
    * @returns one message per violation, each saying how to comply; empty when the app complies
    */
-  check(app: PlatformApp): string[];
-}
-
-/**
- * A rule an app is exempt from, with the reason (written into the app's output).
- */
-export interface StandardsExemption {
-  /** The id of the rule. */
-  readonly ruleId: string;
-  /** Why the app may break the rule, and who agreed to it. */
-  readonly justification: string;
+  check(app: IPlatformApp): string[];
 }
 
 /**

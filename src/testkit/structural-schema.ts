@@ -30,42 +30,8 @@ function convert(node: any, insideCombinator: boolean, root: boolean): any {
   if (node === null || typeof node !== 'object') {
     return {};
   }
-  const out: any = {};
+  const out: any = valueKeywords(node, root);
   const preserveUnknown = node['x-kubernetes-preserve-unknown-fields'] === true;
-
-  if (node['x-kubernetes-int-or-string'] === true) {
-    out.type = ['integer', 'string'];
-  } else if (node.type !== undefined) {
-    out.type = node.type;
-  }
-  if (node.nullable === true && out.type !== undefined) {
-    out.type = [...(Array.isArray(out.type) ? out.type : [out.type]), 'null'];
-  }
-  for (const keyword of VALUE_KEYWORDS) {
-    if (node[keyword] !== undefined) {
-      out[keyword] = node[keyword];
-    }
-  }
-  if (Array.isArray(out.required) && node.properties) {
-    // The API server applies defaults before validating, so a required field with a default may be
-    // omitted. A missing root metadata is reported by the ObjectMeta check.
-    out.required = out.required.filter((name: string) => node.properties[name]?.default === undefined && !(root && name === 'metadata'));
-  }
-  if (node.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) {
-    out.enum = [...out.enum, null];
-  }
-  // OpenAPI 3.0 spells exclusive bounds as booleans next to minimum/maximum.
-  if (node.exclusiveMinimum === true && typeof node.minimum === 'number') {
-    delete out.minimum;
-    out.exclusiveMinimum = node.minimum;
-  }
-  if (node.exclusiveMaximum === true && typeof node.maximum === 'number') {
-    delete out.maximum;
-    out.exclusiveMaximum = node.maximum;
-  }
-  if (typeof node.format === 'string' && KNOWN_FORMATS.includes(node.format)) {
-    out.format = node.format;
-  }
 
   if (node.properties !== undefined) {
     out.properties = {};
@@ -111,6 +77,46 @@ function convert(node: any, insideCombinator: boolean, root: boolean): any {
   }
   if (Array.isArray(node['x-kubernetes-validations']) && node['x-kubernetes-validations'].length > 0) {
     out['x-kubernetes-validations'] = node['x-kubernetes-validations'];
+  }
+  return out;
+}
+
+/** The type and the value validations of one node, in JSON Schema's spelling. */
+function valueKeywords(node: any, root: boolean): any {
+  const out: any = {};
+
+  if (node['x-kubernetes-int-or-string'] === true) {
+    out.type = ['integer', 'string'];
+  } else if (node.type !== undefined) {
+    out.type = node.type;
+  }
+  if (node.nullable === true && out.type !== undefined) {
+    out.type = [...(Array.isArray(out.type) ? out.type : [out.type]), 'null'];
+  }
+  for (const keyword of VALUE_KEYWORDS) {
+    if (node[keyword] !== undefined) {
+      out[keyword] = node[keyword];
+    }
+  }
+  if (Array.isArray(out.required) && node.properties) {
+    // The API server applies defaults before validating, so a required field with a default may be
+    // omitted. A missing root metadata is reported by the ObjectMeta check.
+    out.required = out.required.filter((name: string) => node.properties[name]?.default === undefined && !(root && name === 'metadata'));
+  }
+  if (node.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) {
+    out.enum = [...out.enum, null];
+  }
+  // OpenAPI 3.0 spells exclusive bounds as booleans next to minimum/maximum.
+  if (node.exclusiveMinimum === true && typeof node.minimum === 'number') {
+    delete out.minimum;
+    out.exclusiveMinimum = node.minimum;
+  }
+  if (node.exclusiveMaximum === true && typeof node.maximum === 'number') {
+    delete out.maximum;
+    out.exclusiveMaximum = node.maximum;
+  }
+  if (typeof node.format === 'string' && KNOWN_FORMATS.includes(node.format)) {
+    out.format = node.format;
   }
   return out;
 }

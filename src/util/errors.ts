@@ -37,10 +37,12 @@ export class ProblemList {
 
 /**
  * Formats one validation message: the field, what is wrong, the value received, and the fix.
+ * Every validation message of the library has this form; `render` shows the value (the
+ * Terraform reader passes one that redacts credentials).
  * @internal
  */
-export function describe(field: string, value: unknown, problem: string, fix?: string): string {
-  return `${field} ${problem}, got ${show(value)}${fix ? `; ${fix}` : ''}`;
+export function describe(field: string, value: unknown, problem: string, fix?: string, render: (value: unknown) => string = show): string {
+  return `${field} ${problem}, got ${render(value)}${fix ? `; ${fix}` : ''}`;
 }
 
 /**

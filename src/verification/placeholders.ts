@@ -9,8 +9,10 @@
  * (`{job="api"}`), JSONPath (`{$.status}`), shell (`${HOME}`) and Kargo (`${{ }}`) pass through.
  */
 
+import { CLUSTER_VARIABLES } from '../contracts/cluster-variables';
+
 /** Placeholders whose value differs between the clusters of one wave. @internal */
-export const CLUSTER_PLACEHOLDERS = ['cluster', 'region', 'provider', 'accelerator', 'tier'];
+export const CLUSTER_PLACEHOLDERS = CLUSTER_VARIABLES;
 
 /** Every placeholder filled at synth time. @internal */
 export const SYNTH_PLACEHOLDERS = [...CLUSTER_PLACEHOLDERS, 'stage'];

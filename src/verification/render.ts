@@ -1,18 +1,14 @@
+import { VerificationKind } from './check-options';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
-import { Verification, VerificationKind } from './verification';
+import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
-import { PlatformLabels } from '../fleet/labels';
+import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
+import { PlatformLabels } from '../contracts/labels';
 import { compact, duplicates } from '../util/collections';
 import { dns1123SubdomainProblem } from '../util/names';
 
 /** A cluster a Kargo Stage deploys to, as the placeholders of a check see it. @internal */
-export interface VerificationTarget {
-  readonly name: string;
-  readonly region: string;
-  readonly provider: string;
-  readonly accelerator: string;
-  readonly tier: string;
-}
+export type VerificationTarget = ClusterVariableSource;
 
 /** Where a list of checks is rendered: one Kargo Stage (a wave) of one app. @internal */
 export interface VerificationContext {
@@ -102,7 +98,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
           + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
       }
       metricOwners.set(metricName, check.name);
-      const values: Record<string, string> = target ? { ...stageValues, ...clusterValues(target) } : stageValues;
+      const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
       metrics.push(check._renderMetric(metricName, values, metricLabels));
     }
@@ -156,9 +152,6 @@ export function verificationProblems(checks: Verification[]): string[] {
   return problems;
 }
 
-function clusterValues(target: VerificationTarget): Record<string, string> {
-  return { cluster: target.name, region: target.region, provider: target.provider, accelerator: target.accelerator, tier: target.tier };
-}
 
 /** The template's declaration of an arg: required from Kargo, or read from a Secret. */
 function templateArg(name: string, arg: VerificationArg | undefined): any {

@@ -1,6 +1,6 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
-import { Artifact, gitUrlProblem } from '../app/artifact';
-import { expr, imageTag, literal } from '../kargo/expressions';
+import { Artifact, gitUrlProblem } from '../artifact/artifact';
+import { expr, imageTag, literal } from '../contracts/expressions';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -11,6 +11,15 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
  * Every value but `fromSecret()` is passed by the Kargo Stage (`spec.verification.args`) and
  * evaluated once per verification, so it is the same for every cluster of a wave: put
  * per-cluster placeholders (`{cluster}`, ...) in the check's URL, query or command instead.
+ *
+ * @example
+ * Verification.http({
+ *   url: 'https://api.{cluster}.acme.internal/version',
+ *   headers: { Authorization: 'Bearer {{args.token}}' },
+ *   successCondition: "result == '{{args.tag}}'",
+ *   jsonPath: '{$.tag}',
+ *   args: { token: VerificationArg.fromSecret('smoke-token', 'token'), tag: VerificationArg.imageTag('ghcr.io/acme/api') },
+ * });
  */
 export class VerificationArg {
   /**

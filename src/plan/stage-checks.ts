@@ -1,10 +1,10 @@
-import { renderVerification, RenderedVerification, verificationProblems } from './render';
-import { Verification } from './verification';
-import { Cluster } from '../fleet/cluster';
+import { ReleasePlan } from './release-plan';
+import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
-import { ReleasePlan } from '../plan/release-plan';
 import { duplicates } from '../util/collections';
 import { ProblemList } from '../util/errors';
+import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
+import { Verification } from '../verification/verification';
 
 /**
  * The checks of each pipeline stage for one app: the pipeline's, then the app's for every stage,
@@ -52,10 +52,7 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         project: plan.project,
         kargoStage: wave.kargoStage,
         pipelineStage: stage.name,
-        clusters: wave.clusters.map(name => {
-          const c = clusters.get(name)!;
-          return { name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
-        }),
+        clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
       });
       r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
       // all templates of an app share the project namespace

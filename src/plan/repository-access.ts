@@ -1,9 +1,6 @@
-import { k8s } from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
-import { Artifact, ArtifactKind, normalizedRepoUrl } from '../app/artifact';
-import { ManifestSource } from '../app/manifest-source';
-import { CredentialsKind, RepositoryCredentials } from '../app/repository-credentials';
-import { PlatformLabels } from '../fleet/labels';
+import { Artifact, ArtifactKind, normalizedRepoUrl } from '../artifact/artifact';
+import { ManifestSource } from '../artifact/manifest-source';
+import { CredentialsKind, RepositoryCredentials } from '../artifact/repository-credentials';
 
 /**
  * One repository Kargo reads (or writes, for the release repository), with how it authenticates.
@@ -56,27 +53,6 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     secretOwners.set(name, a.repoUrl);
   }
   return { accesses, problems };
-}
-
-/**
- * Credential Secret shells for the repositories whose credentials are managed elsewhere: the
- * label Kargo looks for and the repository URL, no secret values.
- * @internal
- */
-export function defineCredentialSecrets(scope: Construct, app: string, namespace: string, accesses: RepositoryAccess[]): void {
-  for (const access of accesses.filter(a => a.credentials.kind === CredentialsKind.MANAGED_SECRET)) {
-    const name = credentialSecretName(access);
-    new k8s.KubeSecret(scope, `Credentials-${name}`, {
-      metadata: {
-        name,
-        namespace,
-        labels: { 'kargo.akuity.io/cred-type': access.credType, [PlatformLabels.APP]: app },
-        annotations: { 'gitops-platform.io/credentials-source': access.credentials.source! },
-      },
-      type: 'Opaque',
-      stringData: { repoURL: access.repoUrl },
-    });
-  }
 }
 
 /** `creds-git-github-com-acme-releases`: stable, readable, a DNS subdomain. @internal */

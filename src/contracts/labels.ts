@@ -3,6 +3,9 @@
  *
  * Cluster selectors match on these keys (plus any extra labels a cluster declares); the
  * generated ApplicationSets and Kargo Stages select Applications with them.
+ *
+ * @example
+ * ClusterSelector.matchLabels({ [PlatformLabels.REGION]: 'us-east-1' });
  */
 export class PlatformLabels {
   /** Prefix of every label key this library owns. */

@@ -1,11 +1,14 @@
 import * as semver from 'semver';
-import { Cluster } from '../fleet/cluster';
-import { Accelerator } from '../fleet/cluster-attributes';
-import { ClusterSelector } from '../fleet/cluster-selector';
+import { Cluster } from './cluster';
+import { Accelerator } from './cluster-attributes';
+import { ClusterSelector } from './cluster-selector';
 
 /**
  * A capability an application needs from a cluster. The plan places the application only on
  * clusters where all its requirements hold.
+ *
+ * @example
+ * new PlatformApp(app, 'trainer', { ...props, requires: [Requirement.accelerator(Accelerator.NVIDIA_H100), Requirement.minAccelerators(8)] });
  */
 export class Requirement {
   /** One of these accelerator families. */

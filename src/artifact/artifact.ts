@@ -1,6 +1,7 @@
 import { re2Problem } from './regex';
 import { RepositoryCredentials } from './repository-credentials';
 import { semverConstraintProblem, Versioning } from './versioning';
+import { urlDefect } from '../util/urls';
 
 /**
  * What kind of artifact Kargo subscribes to.
@@ -147,6 +148,9 @@ const GIT_BRANCH = /^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/;
 /**
  * Something a release is made of: a container image, a Helm chart or a Git repository.
  * An app's artifacts are promoted together as one Kargo Freight.
+ *
+ * @example
+ * Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('^2.0.0') });
  */
 export class Artifact {
   /**
@@ -283,16 +287,13 @@ function imageRepoProblem(repoUrl: string): { message: string; fix: string } | u
  */
 export function gitUrlProblem(url: string): string | undefined {
   if (/^(git@|ssh:\/\/)/.test(url)) return 'must use https (SSH URLs are deprecated in Kargo and removed in v1.13)';
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'must be a URL';
+  switch (urlDefect(url, { schemes: ['https:', 'http:'], requirePath: true })) {
+    case 'not-a-url': return 'must be a URL';
+    case 'credentials': return 'must not carry credentials (declare a credential instead)';
+    case 'scheme': return 'must use https';
+    case 'no-path': return 'must name a repository';
+    default: return undefined;
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must use https';
-  if (parsed.username || parsed.password) return 'must not carry credentials (declare a credential instead)';
-  if (parsed.pathname.length <= 1) return 'must name a repository';
-  return undefined;
 }
 
 /**

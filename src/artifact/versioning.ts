@@ -18,6 +18,9 @@ export enum ImageSelectionStrategy {
  * The versioning rule of an image artifact: which new versions become Freight.
  *
  * @see https://docs.kargo.io/user-guide/reference-docs/warehouses
+ *
+ * @example
+ * Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('~1.4.0') });
  */
 export class Versioning {
   /**

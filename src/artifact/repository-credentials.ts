@@ -33,6 +33,9 @@ export interface ManagedSecretOptions {
  *   `creationPolicy: Merge`).
  *
  * @see https://docs.kargo.io/user-guide/security/managing-credentials
+ *
+ * @example
+ * Artifact.image('registry.acme.example/api', { credentials: RepositoryCredentials.managedSecret({ source: 'vault:kv/kargo/registry' }) });
  */
 export class RepositoryCredentials {
   /** Kargo's workload identity (EKS, GKE, AKS); nothing is written. */

@@ -1,5 +1,6 @@
 import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artifact';
 import { RepositoryCredentials } from './repository-credentials';
+import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 
 /**
  * How an application's manifests are rendered.
@@ -70,7 +71,7 @@ export interface KustomizeSourceOptions extends ManifestSourceOptions {
   readonly overlayPath: string;
 }
 
-const TOKENS = ['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier'];
+const TOKENS = RELEASE_VARIABLES;
 
 /** The longest release name Helm accepts (chartutil.ValidateReleaseName), even for `helm template`. */
 const HELM_RELEASE_NAME_MAX = 53;
@@ -86,6 +87,9 @@ export function helmReleaseNameLengthProblem(name: string): string | undefined {
 /**
  * Where an application's manifests come from and how they are rendered for each cluster.
  * Every promotion renders them once per target cluster into the release branch.
+ *
+ * @example
+ * ManifestSource.helm({ repoUrl: 'https://github.com/acme/deploy.git', path: 'charts/api', valuesFiles: ['values/{stage}.yaml'] });
  */
 export class ManifestSource {
   /**

@@ -1,0 +1,120 @@
+import { PlatformAppProps } from './platform-app-props';
+import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
+import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
+import { AppOwner } from '../plan/owner';
+import { StandardsExemption } from '../plan/planned-app';
+import { RepositoryAccess, repositoryAccesses } from '../plan/repository-access';
+import { collectStageChecks } from '../plan/stage-checks';
+import { duplicates } from '../util/collections';
+import { ProblemList, reportValue } from '../util/errors';
+import { dns1123LabelProblem, labelValueProblem } from '../util/names';
+import { Verification } from '../verification/verification';
+
+/** Namespaces of the hub that a Kargo Project (whose namespace is the app's name) must not claim. */
+const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', 'kargo', 'kargo-system-resources',
+  'kargo-shared-resources', 'argo-rollouts'];
+
+/** What validating an app's props resolves on the way. @internal */
+export interface ValidatedApp {
+  /** The checks of each pipeline stage, by stage name. */
+  readonly checks: Map<string, Verification[]>;
+  /** The repositories Kargo authenticates to. */
+  readonly accesses: RepositoryAccess[];
+}
+
+/** The release repository as the output spells it. @internal */
+export function releaseRepoOf(props: PlatformAppProps): string {
+  return `${props.releaseRepo ?? ''}`.replace(/\/+$/, '');
+}
+
+/**
+ * Checks every prop of a PlatformApp; throws one error listing every problem, as `subject`.
+ * @internal
+ */
+export function validateApp(subject: string, appName: string, props: PlatformAppProps): ValidatedApp {
+  const problems = new ProblemList(subject);
+  checkIdentity(problems, appName, props);
+  checkInputs(problems, appName, props);
+  checkSubscriptions(problems, props);
+  const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
+    props.stageVerification ?? {});
+  checkExemptions(problems, props.exemptions ?? []);
+  reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
+  const access = props.source && props.artifacts
+    ? repositoryAccesses(props.artifacts, props.source, releaseRepoOf(props), props.releaseRepoCredentials)
+    : { accesses: [], problems: [] };
+  access.problems.forEach(p => problems.add(p));
+  for (const [i, r] of (props.clusterResources ?? []).entries()) {
+    problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase');
+    problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)');
+  }
+  problems.throwIfAny();
+  return { checks, accesses: access.accesses };
+}
+
+function checkIdentity(problems: ProblemList, appName: string, props: PlatformAppProps) {
+  problems.check('appName', appName, dns1123LabelProblem(appName),
+    'use a short lowercase DNS-1123 label: it becomes the Kargo Project namespace');
+  if (RESERVED_NAMESPACES.includes(appName) || appName === props.fleet?.argoCdNamespace) {
+    problems.add(`appName "${appName}" is the name of a system namespace, which the app's Kargo Project would take over; choose another name`);
+  }
+  if (props.namespace !== undefined) {
+    problems.check('namespace', props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
+  }
+  checkOwner(problems, props.owner);
+  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? ''), 'use the https:// clone URL of the release repository');
+}
+
+function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {
+  (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
+  reportValue(problems, 'source', props.source);
+  if (props.source?.helmOptions && props.source.helmOptions.releaseName === undefined) {
+    const tooLong = helmReleaseNameLengthProblem(appName);
+    problems.check('appName', appName, tooLong && `is the Helm release name, which ${tooLong}`, 'shorten the app name or set ManifestSource.helm({ releaseName })');
+  }
+  reportValue(problems, 'targets', props.targets);
+  (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
+  if (!props.source) problems.add('source is required, got nothing; use ManifestSource.helm() or ManifestSource.kustomize()');
+  if (!props.artifacts || props.artifacts.length === 0) {
+    problems.add('artifacts must list at least one artifact, got none; add e.g. Artifact.image(\'ghcr.io/acme/app\')');
+  }
+}
+
+/** The Warehouse subscribes to every artifact, and to the source unless a git artifact names it. */
+function checkSubscriptions(problems: ProblemList, props: PlatformAppProps) {
+  const explicitSource = props.source ? sourceArtifact(props.source, props.artifacts ?? []) : undefined;
+  const subscriptions: { kind: ArtifactKind; repoUrl: string; chart?: string }[] = (props.artifacts ?? [])
+    .map(a => ({ kind: a.kind, repoUrl: a.repoUrl, chart: a.chartOptions.name }));
+  if (props.source && !explicitSource) subscriptions.push({ kind: ArtifactKind.GIT, repoUrl: props.source.repoUrl });
+  const identities = subscriptions.map(s => subscriptionIdentity(s.kind, s.repoUrl, s.chart));
+  const repos = duplicates(identities).flatMap(dup => [...new Set(subscriptions.filter((_, i) => identities[i] === dup).map(s => `${s.kind}:${s.repoUrl}`))]);
+  problems.check('artifacts', repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
+    'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
+  const explicitBranch = explicitSource?.gitOptions.branch;
+  if (explicitBranch !== undefined && explicitBranch !== props.source.branch) {
+    problems.add(`the git artifact for the source repository follows branch "${explicitBranch}" but the source uses "${props.source.branch}"; make them agree`);
+  }
+}
+
+function checkExemptions(problems: ProblemList, exemptions: StandardsExemption[]) {
+  exemptions.forEach((e, i) => {
+    problems.check(`exemptions[${i}].ruleId`, e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id');
+    problems.check(`exemptions[${i}].justification`, e.justification, (e.justification ?? '').trim().length >= 10 ? undefined
+      : 'must explain in a sentence why the app may break the rule', 'say why, and who agreed');
+  });
+  const dup = duplicates(exemptions.map(e => e.ruleId));
+  if (dup.length > 0) problems.add(`exemptions name rule(s) ${dup.join(', ')} more than once; give one justification per rule`);
+}
+
+function checkOwner(problems: ProblemList, owner: AppOwner | undefined) {
+  if (!owner) {
+    problems.add('owner is required, got nothing; set { team, contact }');
+    return;
+  }
+  problems.check('owner.team', owner.team, owner.team ? labelValueProblem(owner.team) : 'must not be empty', 'use the team\'s short name');
+  problems.check('owner.contact', owner.contact, owner.contact && owner.contact.trim() ? undefined : 'must not be empty',
+    'name a channel, address or rota where the team can be reached');
+  for (const g of owner.groups ?? []) {
+    problems.check('owner.groups', g, g.trim() === '' || /[,\s]/.test(g) ? 'must be OIDC group names without spaces or commas' : undefined);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The attributes of a cluster that values files, overlay paths, render tasks and checks may
+ * refer to by name, in the order messages list them. Declared once: the render task's vars,
+ * the source's path tokens and the checks' placeholders all follow this list.
+ * @internal
+ */
+export const CLUSTER_VARIABLES = ['cluster', 'region', 'provider', 'accelerator', 'tier'];
+
+/** The cluster variables plus the pipeline stage: what one render of one cluster is given. @internal */
+export const RELEASE_VARIABLES = ['stage', ...CLUSTER_VARIABLES];
+
+/** The values of the cluster variables for one cluster. @internal */
+export interface ClusterVariableSource {
+  readonly name: string;
+  readonly region: string;
+  readonly provider: string;
+  readonly accelerator: string;
+  readonly tier: string;
+}
+
+/** The cluster variables of one cluster, by variable name. @internal */
+export function clusterVariables(c: ClusterVariableSource): Record<string, string> {
+  return { cluster: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator, tier: c.tier };
+}

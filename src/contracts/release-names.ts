@@ -1,0 +1,41 @@
+import { PlatformLabels } from './labels';
+
+// Names and labels that more than one emitter (or a check) must agree on. Each is derived here
+// only; the plan computes them once per app and the emitters read them from the plan.
+
+/** The Argo CD Application of an app on one cluster (also a Go template when `cluster` is one). @internal */
+export function applicationName(app: string, cluster: string): string {
+  return `${app}-${cluster}`;
+}
+
+/** The central ApplicationSet of one Kargo Stage. @internal */
+export function applicationSetName(app: string, kargoStage: string): string {
+  return `${app}-${kargoStage}`;
+}
+
+/** The id, hence the file name, of the chart a cluster with its own Argo CD applies for an app. @internal */
+export function perClusterChartId(app: string, cluster: string): string {
+  return `${app}--${cluster}`;
+}
+
+/** The branch of the release repository holding what one Kargo Stage rendered. @internal */
+export function releaseBranch(app: string, kargoStage: string): string {
+  return `rendered/${app}/${kargoStage}`;
+}
+
+/** The value of `kargo.akuity.io/authorized-stage` for a Kargo Stage. @internal */
+export function authorizedStage(project: string, kargoStage: string): string {
+  return `${project}:${kargoStage}`;
+}
+
+/**
+ * The labels of every Application of a wave; the Stage's `argocd-update` step selects on them.
+ * @internal
+ */
+export function applicationLabels(app: string, pipelineStage: string, kargoStage: string): Record<string, string> {
+  return {
+    [PlatformLabels.APP]: app,
+    [PlatformLabels.PIPELINE_STAGE]: pipelineStage,
+    [PlatformLabels.STAGE]: kargoStage,
+  };
+}

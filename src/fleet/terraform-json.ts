@@ -1,0 +1,77 @@
+// Small helpers for reading the JSON that `terraform output -json` prints, in Terraform's names.
+
+/** A JSON object. @internal */
+export type JsonObject = { [key: string]: unknown };
+
+/** @internal */
+export function join(path: string, key: string): string {
+  if (path === 'labels' || path === 'auth.env') return `${path}[${JSON.stringify(key)}]`;
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return `${path}[${JSON.stringify(key)}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+/** Inverts { name: [alias, ...] } into { alias: name }. @internal */
+export function aliases(byName: Record<string, string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(byName).flatMap(([name, others]) => others.map(o => [o, name])));
+}
+
+/** @internal */
+export function snakeCase(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** @internal */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** @internal */
+export function listOf(values: string[]): string {
+  return values.map(v => JSON.stringify(v)).join(', ');
+}
+
+/** @internal */
+export function lineColumn(text: string, position: number): string {
+  const before = text.slice(0, position).split('\n');
+  return `${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+
+/** The candidate within a third of the word's length in edits, if one is. @internal */
+export function closestOf(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = editDistance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** @internal */
+export function terraformNames(message: string): string {
+  const names: Record<string, string> = {
+    roleArn: 'role_arn',
+    clusterName: 'cluster_name',
+    caData: 'ca_data',
+    kargoShard: 'kargo_shard',
+    loginMethod: 'login_method',
+    apiVersion: 'api_version',
+    installHint: 'install_hint',
+  };
+  return message.replace(/\b(roleArn|clusterName|caData|kargoShard|loginMethod|apiVersion|installHint)\b/g, m => names[m]);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

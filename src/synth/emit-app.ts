@@ -1,0 +1,28 @@
+import { Chart } from 'cdk8s';
+import { defineArgoCdRelease } from '../argocd/argocd-release';
+import { perClusterChartId } from '../contracts/release-names';
+import { defineCredentialSecrets } from '../kargo/credential-secrets';
+import { defineKargoRelease } from '../kargo/kargo-release';
+import { definePromoterRbac } from '../kargo/promoter-rbac';
+import { AppRelease } from '../plan/app-release';
+
+/**
+ * The one synthesis step of an app: turns its resolved release into Kargo and Argo CD objects in
+ * `chart`, plus a sibling chart (hence its own output file) per cluster that runs its own Argo CD.
+ * Reads nothing but the release; call it once per app.
+ * @internal
+ */
+export function emitApp(chart: Chart, release: AppRelease): void {
+  defineKargoRelease(chart, release);
+  definePromoterRbac(chart, release.plan);
+  defineCredentialSecrets(chart, release.plan.app, release.plan.project, release.accesses);
+
+  const perCluster = new Map<string, Chart>();
+  defineArgoCdRelease(chart, release, (cluster) => {
+    if (!perCluster.has(cluster)) {
+      const id = perClusterChartId(release.plan.app, cluster);
+      perCluster.set(cluster, new Chart(chart.node.scope ?? chart, id, { disableResourceNameHashes: true }));
+    }
+    return perCluster.get(cluster)!;
+  });
+}

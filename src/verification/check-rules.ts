@@ -1,0 +1,220 @@
+import { Duration } from 'cdk8s';
+import { VerificationKind, VerificationOptions } from './check-options';
+import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
+import { VerificationArg } from './verification-arg';
+import { toGoDuration } from '../util/duration';
+import { dns1123LabelProblem } from '../util/names';
+import { urlDefect } from '../util/urls';
+
+// The rules every kind of check applies: common options (name, args, timing) and text that ends
+// up in plain sight (URLs, headers, env values). Internal: not re-exported.
+
+/** When and how often a check measures. @internal */
+export interface Timing {
+  readonly interval?: string;
+  readonly initialDelay?: string;
+  readonly count: number;
+  readonly failureLimit: number;
+  readonly consecutiveErrorLimit?: number;
+  readonly dryRun: boolean;
+}
+
+/** @internal */
+export interface KindDefaults {
+  readonly count: number;
+  readonly failureLimit: number;
+  /** Whether errors count against `failureLimit` (see VerificationOptions.failureLimit). */
+  readonly boundErrors: boolean;
+}
+
+/** Builds a check's metric from its text, placeholders filled by `fill`. @internal */
+export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>) => Record<string, unknown>;
+
+/** What a check factory resolves: everything the Verification holds. @internal */
+export interface CheckParts {
+  readonly kind: VerificationKind;
+  readonly name: string;
+  readonly args: Record<string, VerificationArg>;
+  /** The args the generated metrics substitute, built-in ones included. */
+  readonly referencedArgs: string[];
+  /** Whether the check is measured once per cluster. */
+  readonly perCluster: boolean;
+  readonly build: MetricBuilder | undefined;
+  readonly timing: Timing | undefined;
+  /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for template references. */
+  readonly templateKind: string | undefined;
+  readonly problems: string[];
+}
+
+const DEFAULT_INTERVAL = Duration.minutes(1);
+/** @internal */
+export const PROBE_DEFAULTS: KindDefaults = { count: 5, failureLimit: 1, boundErrors: true };
+/** @internal */
+export const JOB_DEFAULTS: KindDefaults = { count: 1, failureLimit: 0, boundErrors: false };
+const ARG_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SECRET_LOOKING_HEADER = /(authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential|private[-_]?key|session)/i;
+const CREDENTIAL_VALUE = /^\s*(bearer|basic|token|digest)\s+\S{8,}/i;
+const SECRET_REFERENCE = /^\s*(?:[A-Za-z][\w-]*\s+)?\{\{\s*args\.([^}\s]+)\s*\}\}\s*$/;
+
+/** @internal */
+export interface CommonOptions {
+  readonly name: string;
+  readonly args: Record<string, VerificationArg>;
+  readonly declared: Set<string>;
+  readonly timing: Timing;
+}
+
+/** @internal */
+export function commonOptions(kind: VerificationKind, options: VerificationOptions | undefined, defaults: KindDefaults,
+  problems: string[]): CommonOptions {
+  const name = options?.name ?? kind;
+  const nameProblem = dns1123LabelProblem(`${name}`);
+  if (nameProblem) problems.push(`${kind} check name ${nameProblem}, got ${JSON.stringify(name)}; use e.g. "health"`);
+  const args = { ...options?.args ?? {} };
+  for (const [argName, arg] of Object.entries(args)) {
+    checkArgName(problems, argName, true);
+    for (const p of arg?._problems ?? []) problems.push(`args.${argName}: ${p}`);
+  }
+  const count = options?.count ?? defaults.count;
+  const countOk = Number.isInteger(count) && count >= 1;
+  if (!countOk) problems.push(`${kind} count must be a whole number of at least 1, got ${count}`);
+  const failureLimit = options?.failureLimit ?? defaults.failureLimit;
+  if (!(Number.isInteger(failureLimit) && failureLimit >= 0)) {
+    problems.push(`${kind} failureLimit must be a whole number of at least 0, got ${failureLimit}`);
+  } else if (countOk && failureLimit >= count) {
+    problems.push(`${kind} failureLimit must be less than count (${count}), got ${failureLimit}; otherwise the check can never fail`);
+  }
+  const interval = seconds(problems, `${kind} interval`, options?.interval ?? DEFAULT_INTERVAL);
+  const initialDelay = seconds(problems, `${kind} initialDelay`, options?.initialDelay);
+  return {
+    name: `${name}`,
+    args,
+    declared: new Set(Object.keys(args)),
+    timing: {
+      interval: interval !== undefined ? toGoDuration(Duration.seconds(interval)) : undefined,
+      initialDelay: initialDelay !== undefined ? toGoDuration(Duration.seconds(initialDelay)) : undefined,
+      count,
+      failureLimit,
+      consecutiveErrorLimit: defaults.boundErrors ? failureLimit : undefined,
+      dryRun: options?.dryRun ?? false,
+    },
+  };
+}
+
+/** @internal */
+export function checkArgName(problems: string[], name: string, generated: boolean) {
+  if (!ARG_NAME.test(name)) {
+    problems.push(`arg name must start with a letter and consist of letters, digits, '_' and '-', got ${JSON.stringify(name)}`);
+  }
+  if (generated && BUILT_IN_ARGS[name] !== undefined) {
+    problems.push(`arg name "${name}" is built in ({{args.${name}}} is always the Kargo ${name}); remove it from args, or pick another name`);
+  }
+}
+
+/** Header names and values; credentials only as a reference to a Secret arg. @internal */
+export function checkHeaders(problems: string[], kind: string, headers: Array<[string, string]>, common: CommonOptions): string[] {
+  const refs: string[] = [];
+  for (const [key, value] of headers) {
+    const field = `${kind} header "${key}"`;
+    if (!HEADER_NAME.test(key)) problems.push(`${kind} header name is not a valid HTTP header name, got ${JSON.stringify(key)}`);
+    const looksSecret = SECRET_LOOKING_HEADER.test(key) || CREDENTIAL_VALUE.test(value);
+    const reference = SECRET_REFERENCE.exec(value)?.[1];
+    if (looksSecret && !(reference !== undefined && common.args[reference]?.isSecret)) {
+      const problem = credentialProblem(field, reference, common,
+        `headers: { '${key}': 'Bearer {{args.token}}' } with args: { token: VerificationArg.fromSecret('<secret>', '<key>') }`);
+      if (problem) {
+        problems.push(problem);
+        continue;
+      }
+    }
+    refs.push(...checkText(problems, field, value, common.declared));
+  }
+  return refs;
+}
+
+/**
+ * Why a credential-looking header or env value is refused, never showing the value (it may be
+ * the credential). Undefined when it references an undeclared arg: that problem is reported
+ * on its own and is the one to fix.
+ * @internal
+ */
+export function credentialProblem(field: string, reference: string | undefined, common: CommonOptions, example: string): string | undefined {
+  if (reference !== undefined && !common.declared.has(reference) && BUILT_IN_ARGS[reference] === undefined) return undefined;
+  if (reference !== undefined) {
+    return `${field} looks like a credential but {{args.${reference}}} does not come from a Secret; declare it with VerificationArg.fromSecret('<secret>', '<key>')`;
+  }
+  return `${field} looks like a credential, got a literal value; put it in a Kubernetes Secret in the project namespace: ${example}`;
+}
+
+/** Checks a text that ends up in plain sight and returns the args it references; secret args are refused there. @internal */
+export function publicText(problems: string[], field: string, text: string, common: CommonOptions, why: string): string[] {
+  const refs = checkText(problems, field, text, common.declared);
+  for (const name of refs) {
+    if (common.args[name]?.isSecret) {
+      problems.push(`${field} references secret argument {{args.${name}}}; secrets may only be used in headers (or a whole job env value): ${why}`);
+    }
+  }
+  return refs;
+}
+
+/** @internal */
+export function checkUrl(problems: string[], field: string, url: string) {
+  // Placeholders stand for host names and path segments: probe with a plain word in their place.
+  const probe = fillPlaceholders(replaceRolloutsTags(url, 'x'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));
+  const defect = urlDefect(probe, { schemes: ['http:', 'https:'] });
+  if (defect === 'not-a-url' || defect === 'scheme') {
+    problems.push(`${field} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+  } else if (defect === 'credentials') {
+    problems.push(`${field} must not carry credentials, got a URL with user info; use a header with a VerificationArg.fromSecret() arg`);
+  }
+}
+
+/** Whole seconds of a duration, or undefined (with a problem) when it has none. @internal */
+export function seconds(problems: string[], field: string, duration: Duration | undefined): number | undefined {
+  if (duration === undefined) return undefined;
+  const ms = typeof duration?.toMilliseconds === 'function' ? duration.toMilliseconds() : NaN;
+  if (!(Number.isFinite(ms) && ms > 0 && ms % 1000 === 0)) {
+    problems.push(`${field} must be a positive whole number of seconds, got ${Number.isFinite(ms) ? `${ms / 1000}s` : String(duration)}; use e.g. Duration.seconds(30)`);
+    return undefined;
+  }
+  return ms / 1000;
+}
+
+/** @internal */
+export function entries(record: Record<string, string> | undefined): Array<[string, string]> {
+  return Object.entries(record ?? {}).map(([k, v]) => [k, `${v}`]);
+}
+
+/** @internal */
+export function unique(values: string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+/** @internal */
+export function argNameFor(envName: string): string {
+  return envName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'secret';
+}
+
+/** A URL that ends up in plain sight: checks its text and its form, returns the args it references. @internal */
+export function publicUrl(problems: string[], field: string, url: string, common: CommonOptions, why: string): string[] {
+  const refs = publicText(problems, field, url, common, why);
+  checkUrl(problems, field, url);
+  return refs;
+}
+
+/** The parts of a check whose metric this library generates. @internal */
+export function generatedCheck(kind: VerificationKind, common: CommonOptions, refs: string[], perCluster: boolean, build: MetricBuilder,
+  problems: string[]): CheckParts {
+  return {
+    kind,
+    name: common.name,
+    args: common.args,
+    referencedArgs: unique(refs),
+    perCluster,
+    build,
+    timing: common.timing,
+    templateKind: undefined,
+    problems,
+  };
+}

@@ -1,0 +1,125 @@
+import { Duration } from 'cdk8s';
+import { VerificationKind, VerificationOptions } from './check-options';
+import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
+import { checkText, usesClusterPlaceholder } from './placeholders';
+
+/**
+ * The HTTP method of an HTTP check (the methods the Argo Rollouts web provider supports).
+ */
+export enum HttpMethod {
+  /** GET (no body). */
+  GET = 'GET',
+  /** POST, with an optional body. */
+  POST = 'POST',
+  /** PUT, with an optional body. */
+  PUT = 'PUT',
+}
+
+/**
+ * Options for `Verification.http()`.
+ *
+ * A measurement succeeds when the endpoint answers 2xx and `successCondition` holds for the
+ * value at `jsonPath`. Non-2xx answers, timeouts and unreachable endpoints are errors. Note that
+ * Argo Rollouts up to 1.9 counts a 2xx answer whose body is not JSON as a success without
+ * evaluating the condition (1.10 evaluates it on the body text): write conditions for JSON
+ * endpoints.
+ */
+export interface HttpVerificationOptions extends VerificationOptions {
+  /**
+   * The URL (http or https). It may use `{cluster}`, `{region}`, `{provider}`, `{accelerator}`,
+   * `{tier}` and `{stage}`, filled for each cluster, and `{{args.<name>}}`, e.g.
+   * `https://gateway.{cluster}.example.com/healthz`.
+   */
+  readonly url: string;
+  /**
+   * The HTTP method.
+   * @default HttpMethod.GET
+   */
+  readonly method?: HttpMethod;
+  /**
+   * Request headers; values may use placeholders. Credentials (`Authorization`, tokens, API
+   * keys, cookies) must come from a Secret: `'Bearer {{args.token}}'` with
+   * `args: { token: VerificationArg.fromSecret('<secret>', '<key>') }`; literal ones are refused.
+   * @default - none
+   */
+  readonly headers?: Record<string, string>;
+  /**
+   * The request body, for POST and PUT; it may use placeholders.
+   * @default - none
+   */
+  readonly body?: string;
+  /**
+   * Where in the JSON answer the value tested by `successCondition` is (Kubernetes JSONPath).
+   * @default '{$}' (the whole answer)
+   */
+  readonly jsonPath?: string;
+  /**
+   * The expr-lang condition on `result` (the value at `jsonPath`) for a measurement to succeed,
+   * e.g. `result == 'UP'` with jsonPath `{$.status}`.
+   * @default 'true' (every 2xx answer succeeds, JSON or not, as for a plain health endpoint; an
+   * explicit condition rather than none, so the result does not depend on how the Rollouts
+   * version treats a metric without conditions)
+   */
+  readonly successCondition?: string;
+  /**
+   * How long one request may take (whole seconds).
+   * @default Duration.seconds(10) (the Argo Rollouts default)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Skip TLS certificate verification.
+   * @default false
+   */
+  readonly insecure?: boolean;
+}
+
+/** Resolves `Verification.http()`. @internal */
+export function httpCheck(options: HttpVerificationOptions): CheckParts {
+  const problems: string[] = [];
+  const common = commonOptions(VerificationKind.HTTP, options, PROBE_DEFAULTS, problems);
+  const refs: string[] = [];
+  const url = `${options?.url ?? ''}`;
+  refs.push(...publicUrl(problems, 'http url', url, common, 'error messages and logs show the url'));
+  const method = options?.method ?? HttpMethod.GET;
+  if (!Object.values(HttpMethod).includes(method)) {
+    problems.push(`http method must be GET, POST or PUT, got ${JSON.stringify(method)}`);
+  }
+  const body = options?.body;
+  if (body !== undefined) {
+    if (method === HttpMethod.GET) {
+      problems.push('http body needs method POST or PUT, got a body with GET; set method: HttpMethod.POST or drop the body');
+    }
+    refs.push(...checkText(problems, 'http body', `${body}`, common.declared));
+  }
+  const headers = entries(options?.headers);
+  refs.push(...checkHeaders(problems, 'http', headers, common));
+  const jsonPath = options?.jsonPath ?? '{$}';
+  if (!/^\{[\s\S]*\}$/.test(jsonPath)) {
+    problems.push(`http jsonPath must be a Kubernetes JSONPath in braces, got ${JSON.stringify(jsonPath)}; use e.g. "{$.status}"`);
+  }
+  refs.push(...checkText(problems, 'http jsonPath', jsonPath, common.declared));
+  const condition = options?.successCondition;
+  if (condition !== undefined) {
+    if (`${condition}`.trim() === '') problems.push('http successCondition must not be empty, got ""; omit it to accept every 2xx answer');
+    refs.push(...checkText(problems, 'http successCondition', `${condition}`, common.declared));
+  } else if (options?.jsonPath !== undefined) {
+    problems.push(`http jsonPath ${JSON.stringify(options.jsonPath)} is given without a successCondition, so it checks nothing; add e.g. successCondition: "result == 'UP'"`);
+  }
+  const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
+  const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
+  const build: MetricBuilder = (fill) => ({
+    successCondition: condition ?? 'true',
+    provider: {
+      web: {
+        method,
+        url: fill(url),
+        headers: headers.length > 0 ? headers.map(([key, value]) => ({ key, value: fill(value) })) : undefined,
+        body: body !== undefined ? fill(body) : undefined,
+        jsonPath,
+        timeoutSeconds,
+        insecure: options?.insecure ? true : undefined,
+      },
+    },
+  });
+  return generatedCheck(VerificationKind.HTTP, common, refs, perCluster, build, problems);
+}

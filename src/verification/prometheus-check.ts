@@ -1,0 +1,133 @@
+import { Duration } from 'cdk8s';
+import { VerificationKind, VerificationOptions } from './check-options';
+import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
+import { checkText, usesClusterPlaceholder } from './placeholders';
+
+/**
+ * How a Prometheus result is compared with a threshold.
+ */
+export enum Comparison {
+  /** Passes when the value is below the threshold (error rates, latencies). */
+  LESS_THAN = '<',
+  /** Passes when the value is at most the threshold. */
+  LESS_THAN_OR_EQUAL = '<=',
+  /** Passes when the value is above the threshold (success rates, throughput). */
+  GREATER_THAN = '>',
+  /** Passes when the value is at least the threshold. */
+  GREATER_THAN_OR_EQUAL = '>=',
+  /** Passes when the value equals the threshold (`up == 1`). */
+  EQUAL = '==',
+  /** Passes when the value differs from the threshold. */
+  NOT_EQUAL = '!=',
+}
+
+/**
+ * Options for `Verification.prometheus()`: either `threshold` with `comparison`, or
+ * `successCondition`.
+ */
+export interface PrometheusVerificationOptions extends VerificationOptions {
+  /**
+   * The Prometheus server (http or https); it may use placeholders, e.g. one server per region:
+   * `http://prometheus.{region}.monitoring.example.com:9090`.
+   */
+  readonly address: string;
+  /**
+   * The PromQL query. It may use placeholders, typically a label matcher for the cluster:
+   * `sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m])) / sum(rate(http_requests_total{cluster="{cluster}"}[5m]))`.
+   */
+  readonly query: string;
+  /**
+   * The threshold the first sample of the result is compared with (`result[0] <comparison> <threshold>`).
+   * @default - none: give successCondition instead
+   */
+  readonly threshold?: number;
+  /**
+   * How the first sample is compared with `threshold`; required with it.
+   * @default - none
+   */
+  readonly comparison?: Comparison;
+  /**
+   * An explicit expr-lang condition on `result` (the vector of samples), e.g.
+   * `len(result) > 0 && result[0] < 0.01`.
+   * @default - derived from threshold and comparison
+   */
+  readonly successCondition?: string;
+  /**
+   * Request headers (e.g. a tenant id); credentials must come from a Secret as for HTTP checks.
+   * @default - none
+   */
+  readonly headers?: Record<string, string>;
+  /**
+   * How long one query may take (whole seconds).
+   * @default - the Argo Rollouts default
+   */
+  readonly timeout?: Duration;
+  /**
+   * Skip TLS certificate verification.
+   * @default false
+   */
+  readonly insecure?: boolean;
+}
+
+/** Resolves `Verification.prometheus()`. @internal */
+export function prometheusCheck(options: PrometheusVerificationOptions): CheckParts {
+  const problems: string[] = [];
+  const common = commonOptions(VerificationKind.PROMETHEUS, options, PROBE_DEFAULTS, problems);
+  const refs: string[] = [];
+  const address = `${options?.address ?? ''}`;
+  refs.push(...publicUrl(problems, 'prometheus address', address, common, 'error messages and logs show the address'));
+  const query = `${options?.query ?? ''}`;
+  if (query.trim() === '') {
+    problems.push('prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))');
+  }
+  const queryRefs = publicText(problems, 'prometheus query', query, common, 'error messages and logs show the query');
+  refs.push(...queryRefs);
+  const condition = prometheusCondition(problems, options);
+  if (condition !== undefined && options?.successCondition !== undefined) {
+    refs.push(...checkText(problems, 'prometheus successCondition', condition, common.declared));
+  }
+  const headers = entries(options?.headers);
+  refs.push(...checkHeaders(problems, 'prometheus', headers, common));
+  const timeout = seconds(problems, 'prometheus timeout', options?.timeout);
+  const perCluster = [address, query, ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
+  const build: MetricBuilder = (fill) => ({
+    successCondition: condition,
+    provider: {
+      prometheus: {
+        address: fill(address),
+        query: fill(query),
+        headers: headers.length > 0 ? headers.map(([key, value]) => ({ key, value: fill(value) })) : undefined,
+        timeout,
+        insecure: options?.insecure ? true : undefined,
+      },
+    },
+  });
+  return generatedCheck(VerificationKind.PROMETHEUS, common, refs, perCluster, build, problems);
+}
+
+function prometheusCondition(problems: string[], options: PrometheusVerificationOptions | undefined): string | undefined {
+  const threshold = options?.threshold;
+  const comparison = options?.comparison;
+  const condition = options?.successCondition;
+  if (condition !== undefined) {
+    if (threshold !== undefined || comparison !== undefined) {
+      problems.push(`prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition ${JSON.stringify(condition)}, threshold ${threshold}); keep one`);
+    }
+    if (`${condition}`.trim() === '') problems.push('prometheus successCondition must not be empty, got ""; use e.g. "result[0] < 0.01"');
+    return `${condition}`;
+  }
+  if (threshold === undefined && comparison === undefined) {
+    problems.push('prometheus check needs a threshold with a comparison or a successCondition, got neither; '
+      + 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)');
+    return undefined;
+  }
+  if (threshold === undefined || typeof threshold !== 'number' || !Number.isFinite(threshold)) {
+    problems.push(`prometheus threshold must be a finite number, got ${threshold}; give it with the comparison`);
+    return undefined;
+  }
+  if (comparison === undefined || !Object.values(Comparison).includes(comparison)) {
+    problems.push(`prometheus threshold ${threshold} needs a comparison, got ${JSON.stringify(comparison)}; e.g. comparison: Comparison.LESS_THAN`);
+    return undefined;
+  }
+  return `result[0] ${comparison} ${threshold}`;
+}

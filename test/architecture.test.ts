@@ -1,0 +1,218 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+
+// The shape of src/, checked on every run: imports flow one way through the layers the README's
+// ARCHITECTURE section draws, no file imports itself back through others, and no file or function
+// grows past what a reader takes in at once.
+
+const SRC = path.join(__dirname, '..', 'src');
+
+/**
+ * Folders of src/ by layer, lowest first. A folder may import its own layer or lower ones only;
+ * index.ts (the public re-exports) sits above all.
+ */
+const LAYERS: string[][] = [
+  ['util'], // errors, names, collections: no knowledge of the domain
+  ['contracts'], // labels, derived names, cluster variables, expression syntax: what emitters and checks agree on
+  ['fleet'], // clusters, selectors, requirements
+  ['artifact'], // artifacts, manifest sources, versioning, credentials
+  ['verification'], // checks and their rendering
+  ['pipeline'], // stages, approvals, waves
+  ['plan'], // ReleasePlan and AppRelease: resolved once, pure data
+  ['kargo', 'argocd'], // emitters: read the plan only
+  ['synth'], // the one synthesis step: plan -> objects
+  ['app'], // PlatformApp: defines, validates, plans, emits
+  ['standards', 'report'], // run over planned apps
+  ['cli'], // the command line: reads synthesized YAML through the contracts and the test kit
+];
+
+/** The test kit ships on its own entry point and reads nothing else of src/. */
+const STANDALONE = ['testkit'];
+
+/** Entry points of their own that may use the test kit (the command line validates directories with it). */
+const TESTKIT_USERS = ['cli'];
+
+const MAX_FILE_LINES = 500;
+const MAX_FUNCTION_LINES = 80;
+
+interface SourceFile {
+  readonly rel: string;
+  readonly text: string;
+  readonly imports: string[];
+}
+
+function sourceFiles(): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {walk(full);} else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const text = fs.readFileSync(full, 'utf-8');
+        const rel = path.relative(SRC, full).split(path.sep).join('/');
+        out.push({ rel, text, imports: localImports(rel, text) });
+      }
+    }
+  };
+  walk(SRC);
+  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+}
+
+/** The src/ files a file imports or re-exports from (type-only imports count: they are coupling too). */
+function localImports(rel: string, text: string): string[] {
+  const info = ts.preProcessFile(text, true, true);
+  const result = new Set<string>();
+  for (const ref of info.importedFiles) {
+    if (!ref.fileName.startsWith('.')) continue;
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), ref.fileName));
+    if (target.startsWith('..')) continue; // imports/ (generated) is outside src/
+    const candidates = [`${target}.ts`, `${target}/index.ts`];
+    const found = candidates.find(c => fs.existsSync(path.join(SRC, c)));
+    if (found) result.add(found);
+  }
+  return [...result].sort();
+}
+
+function folderOf(rel: string): string {
+  return rel.includes('/') ? rel.split('/')[0] : '.';
+}
+
+/** Every cycle's members (strongly connected components with more than one node, or a self-loop). */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const result: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      }
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || edges.get(v)?.has(v)) result.push(component.sort());
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
+  return result;
+}
+
+function fileGraph(files: SourceFile[]): Map<string, Set<string>> {
+  return new Map(files.map(f => [f.rel, new Set(f.imports)]));
+}
+
+function folderGraph(files: SourceFile[]): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const f of files) {
+    const from = folderOf(f.rel);
+    if (!g.has(from)) g.set(from, new Set());
+    for (const i of f.imports) {
+      const to = folderOf(i);
+      if (to !== from) g.get(from)!.add(to);
+    }
+  }
+  return g;
+}
+
+function layerOf(folder: string): number {
+  if (folder === '.') return LAYERS.length;
+  return LAYERS.findIndex(l => l.includes(folder));
+}
+
+/** Functions, methods, constructors and accessors longer than the limit, as `file:line name (n lines)`. */
+function longFunctions(files: SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const f of files) {
+    const sf = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
+        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+        const lines = end - start + 1;
+        if (lines > MAX_FUNCTION_LINES) {
+          const name = (node as ts.FunctionLikeDeclaration).name?.getText(sf) ?? ts.SyntaxKind[node.kind];
+          found.push(`${f.rel}:${start + 1} ${name} (${lines} lines)`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+describe('architecture of src/', () => {
+  const files = sourceFiles();
+
+  test('no import cycle between files', () => {
+    expect(cycles(fileGraph(files))).toEqual([]);
+  });
+
+  test('no import cycle between folders', () => {
+    expect(cycles(folderGraph(files))).toEqual([]);
+  });
+
+  test('every folder has a layer', () => {
+    const folders = [...new Set(files.map(f => folderOf(f.rel)))].filter(d => d !== '.' && !STANDALONE.includes(d));
+    expect(folders.filter(d => layerOf(d) < 0)).toEqual([]);
+  });
+
+  test('imports flow down the layers only', () => {
+    const upward: string[] = [];
+    for (const f of files) {
+      const from = folderOf(f.rel);
+      if (STANDALONE.includes(from)) continue;
+      for (const i of f.imports) {
+        const to = folderOf(i);
+        if (to === from) continue;
+        if ((STANDALONE.includes(to) && !TESTKIT_USERS.includes(from)) || (!STANDALONE.includes(to) && layerOf(to) >= layerOf(from))) upward.push(`${f.rel} -> ${i}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  test('the test kit imports nothing else of src/', () => {
+    const outside = files.filter(f => STANDALONE.includes(folderOf(f.rel)))
+      .flatMap(f => f.imports.filter(i => folderOf(i) !== folderOf(f.rel)).map(i => `${f.rel} -> ${i}`));
+    expect(outside).toEqual([]);
+  });
+
+  test(`no file over ${MAX_FILE_LINES} lines`, () => {
+    const long = files.map(f => ({ rel: f.rel, lines: f.text.split('\n').length - (f.text.endsWith('\n') ? 1 : 0) }))
+      .filter(f => f.lines > MAX_FILE_LINES).map(f => `${f.rel} (${f.lines} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  test('every exported class of the public API shows an @example', () => {
+    const missing: string[] = [];
+    for (const f of files.filter(x => !STANDALONE.includes(folderOf(x.rel)))) {
+      for (const m of f.text.matchAll(/(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export (?:abstract )?class (\w+)/g)) {
+        const doc = m[1] ?? '';
+        if (!doc.includes('@internal') && !doc.includes('@example')) missing.push(`${f.rel} ${m[2]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test(`no function over ${MAX_FUNCTION_LINES} lines`, () => {
+    expect(longFunctions(files)).toEqual([]);
+  });
+});

@@ -1,0 +1,585 @@
+import fc from 'fast-check';
+import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, BudgetSpec, CheckSpec, ClusterSpec, CredSpec, FleetSpec, PipelineSpec, ReqSpec, SelSpec, SourceSpec, StageSpec, StandardsSpec, WavesSpec } from './model';
+import { Comparison, GitCommitSelection, PlatformLabels } from '../../src';
+
+// ---------------------------------------------------------------------------------------------
+// Generators: valid definitions by construction, then (in a fraction of the cases) one defect
+// ---------------------------------------------------------------------------------------------
+
+/** A value one time in `freq`, else undefined. */
+export function maybe<T>(arb: fc.Arbitrary<T>, freq = 2): fc.Arbitrary<T | undefined> {
+  return fc.oneof({ arbitrary: fc.constant(undefined), weight: freq - 1 }, { arbitrary: arb, weight: 1 });
+}
+
+/** Undefined one time in `freq`, else a value. */
+export function often<T>(arb: fc.Arbitrary<T>, freq = 2): fc.Arbitrary<T | undefined> {
+  return fc.option(arb, { nil: undefined, freq });
+}
+
+/** Drops the undefined members, so counterexamples print compactly. */
+export function clean<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value));
+}
+
+export const PROVIDERS = ['aws', 'gcp', 'azure', 'oci', 'on-prem'];
+export const REGIONS = ['us-east-1', 'us-central1', 'europe-west4', 'eastus', 'ap-tokyo-1', 'dc1'];
+export const TIERS = ['dev', 'qa', 'staging', 'prod', 'edge'];
+export const ACCELERATORS = ['none', 'nvidia-h100', 'nvidia-h200', 'amd-mi300x', 'google-tpu', 'nvidia-b200'];
+export const RINGS = ['canary', 'early', 'broad'];
+
+export const clusterName = fc.oneof(
+  { arbitrary: fc.stringMatching(/^[a-z][a-z0-9]{0,5}(-[a-z0-9]{1,6}){0,3}$/), weight: 200 },
+  // valid DNS labels that YAML or Kargo expressions could take for something else
+  { arbitrary: fc.constantFrom('y', 'n', 'on', 'off', 'yes', 'no', 'true', 'null', '1e3', '0755', '123', '0x1f', '1-2', 'nan', 'inf', '0o17', '2024-01-01'), weight: 8 },
+  // names with double dashes, which per-cluster chart ids (<app>--<cluster>) contain too
+  { arbitrary: fc.stringMatching(/^[a-z]{1,4}--[a-z0-9]{1,4}$/), weight: 4 },
+  { arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{40,61}[a-z0-9]$/), weight: 1 },
+);
+
+/** A cluster before `finishClusters`; `server` picks the form of its URL. */
+export type RawCluster = Omit<ClusterSpec, 'server'> & { server: number };
+
+export const clusterArb: fc.Arbitrary<RawCluster> = fc.record({
+  name: clusterName,
+  provider: fc.constantFrom(...PROVIDERS),
+  region: fc.constantFrom(...REGIONS),
+  tier: fc.constantFrom(...TIERS),
+  accelerator: maybe(fc.constantFrom(...ACCELERATORS), 3),
+  acceleratorCount: maybe(fc.integer({ min: 1, max: 64 })),
+  kubernetesVersion: often(fc.constantFrom('1.29', '1.30', '1.31', '1.32', 'v1.31.4', '1.30.2-eks'), 4),
+  labels: maybe(fc.record({
+    'ring': often(fc.constantFrom(...RINGS), 3),
+    'zone': maybe(fc.constantFrom('a', 'b'), 3),
+    'team.example.com/owner': maybe(fc.constantFrom('platform', 'ml'), 4),
+  }, { requiredKeys: [] }), 2),
+  auth: maybe(fc.oneof(
+    fc.record({
+      k: fc.constant('exec' as const),
+      command: fc.constantFrom('oci-auth', 'kubelogin'),
+      args: maybe(fc.constant<string[]>(['get-token'])),
+      env: maybe(fc.constant<Record<string, string>>({ REGION: 'x' })),
+    }, { requiredKeys: ['k', 'command'] }),
+    fc.record({ k: fc.constant('eks' as const), roleArn: maybe(fc.constant('arn:aws:iam::123456789012:role/argocd')) }, { requiredKeys: ['k'] }),
+    fc.constant({ k: 'gke' as const }),
+    fc.constant({ k: 'aks' as const }),
+  ), 4),
+  caData: maybe(fc.constant('LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t'), 8),
+  argoCd: maybe(fc.oneof(
+    { arbitrary: fc.constant({ k: 'central' as const }), weight: 1 },
+    {
+      arbitrary: fc.record({
+        k: fc.constant('per-cluster' as const),
+        kargoShard: maybe(fc.constantFrom('edge-shard', 'kargo-a'), 3),
+        namespace: maybe(fc.constantFrom('argocd', 'argo-cd'), 3),
+      }, { requiredKeys: ['k'] }),
+      weight: 2,
+    }), 5),
+  shard: maybe(fc.integer({ min: 0, max: 3 }), 12),
+  server: fc.constantFrom(0, 0, 0, 1, 1, 2, 3), // host name, IP address, path (Rancher-style), IPv6
+}, { requiredKeys: ['name', 'provider', 'region', 'tier', 'server'] });
+
+/** Unique servers and Kargo shards, counts only with accelerators, auth where the provider needs it. */
+export function finishClusters(raw: RawCluster[], fleetPerCluster: boolean, shards: number | undefined): ClusterSpec[] {
+  return raw.map(({ server, ...c }, i) => {
+    const accelerated = c.accelerator !== undefined && c.accelerator !== 'none';
+    const cluster: ClusterSpec = {
+      ...c,
+      server: [`https://${c.name}.k8s.example.com`, `https://10.0.${Math.floor(i / 200)}.${(i % 200) + 1}`, `https://api.example.com:6443/k8s/clusters/c-${i}`,
+        `https://[2001:db8::${(i + 1).toString(16)}]:6443`][server % 4],
+      acceleratorCount: accelerated ? c.acceleratorCount ?? 8 : undefined,
+    };
+    const central = c.argoCd ? c.argoCd.k === 'central' : !fleetPerCluster;
+    if ((c.provider === 'oci' || c.provider === 'on-prem') && central && c.auth?.k !== 'exec') cluster.auth = { k: 'exec', command: `${c.provider}-auth` };
+    if (c.shard !== undefined && (!central || shards === undefined || c.shard >= shards)) delete cluster.shard;
+    if (c.argoCd?.k === 'per-cluster' && c.argoCd.kargoShard !== undefined) cluster.argoCd = { ...c.argoCd, kargoShard: `${c.argoCd.kargoShard}-${i}` };
+    return clean(cluster);
+  });
+}
+
+export const fleetArb: fc.Arbitrary<FleetSpec> = fc.record({
+  fromTerraform: fc.integer({ min: 0, max: 5 }).map(n => n === 0),
+  perCluster: fc.integer({ min: 0, max: 9 }).map(n => n === 0),
+  shards: maybe(fc.integer({ min: 1, max: 4 }), 4),
+  fleetName: maybe(fc.constantFrom('prod-fleet', 'edge'), 6),
+  argoCdNamespace: maybe(fc.constant('gitops'), 8),
+  clusters: fc.uniqueArray(clusterArb, { minLength: 1, maxLength: 30, selector: c => c.name }),
+}).map(f => clean({
+  fromTerraform: f.fromTerraform,
+  fleetName: f.fleetName,
+  argoCdNamespace: f.argoCdNamespace,
+  topology: f.perCluster ? { k: 'per-cluster' } : undefined,
+  shards: f.shards,
+  clusters: finishClusters(f.clusters, f.perCluster, f.shards),
+}));
+
+// ----- pipelines, derived from the fleet: each stage selects a slice of the clusters
+
+export const STAGE_NAMES = ['dev', 'test', 'qa', 'staging', 'preprod', 'prod', 'prod-eu', 'canary', 'edge', 'dr'];
+/** Stage names that look like the Kargo Stages of another stage's waves. */
+export const LOOKALIKE_STAGE_NAMES = ['prod-w1', 'prod-w2', 'prod-canary', 'prod-broad', 'dev-w1', 'staging-early'];
+
+export interface Member { readonly index: number; readonly c: ClusterSpec }
+
+export type PartitionKey = 'tier' | 'provider' | 'accelerator' | 'region' | 'ring' | 'names';
+
+export function valueOf(key: PartitionKey, c: ClusterSpec): string {
+  switch (key) {
+    case 'tier': return c.tier;
+    case 'provider': return c.provider;
+    case 'accelerator': return c.accelerator ?? 'none';
+    case 'region': return c.region;
+    case 'ring': return c.labels?.ring ?? '';
+    case 'names': return c.name;
+  }
+}
+
+export function sortValues(key: PartitionKey, values: string[]): string[] {
+  const order = key === 'tier' ? TIERS : key === 'ring' ? RINGS : [];
+  return [...values].sort((a, b) => {
+    const ia = order.indexOf(a);
+    const ib = order.indexOf(b);
+    return ia !== ib ? (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) : a.localeCompare(b);
+  });
+}
+
+export const PARTITION_LABELS: Record<string, string> = {
+  tier: PlatformLabels.TIER, provider: PlatformLabels.PROVIDER, accelerator: PlatformLabels.ACCELERATOR, region: PlatformLabels.REGION,
+};
+
+/** A selector of exactly the clusters whose partition value is in `group`, in one of several equivalent forms. */
+export function groupSelector(key: PartitionKey, group: string[], all: string[], style: number): SelSpec {
+  if (group.length === all.length) return style % 2 === 0 ? { k: 'all' } : { k: 'expr', key: PlatformLabels.CLUSTER, op: 'Exists' };
+  const others = all.filter(v => !group.includes(v));
+  switch (key) {
+    case 'ring': {
+      // '' stands for the clusters without a ring label
+      if (group.includes('')) {
+        return group.length === 1 && style % 2 === 1 ? { k: 'expr', key: 'ring', op: 'DoesNotExist' } : { k: 'expr', key: 'ring', op: 'NotIn', values: others };
+      }
+      if (style % 3 === 0 && !others.includes('')) return { k: 'expr', key: 'ring', op: 'NotIn', values: others };
+      return group.length === 1 ? { k: 'labels', v: { ring: group[0] } } : { k: 'expr', key: 'ring', op: 'In', values: group };
+    }
+    case 'names':
+      return { k: 'names', v: group };
+    default: {
+      const label = PARTITION_LABELS[key];
+      if (style % 5 === 1) return { k: 'expr', key: label, op: 'NotIn', values: others };
+      if (style % 5 === 2) return { k: 'and', of: [{ k: key, v: group }, { k: 'expr', key: PlatformLabels.TOPOLOGY, op: 'Exists' }] };
+      if (style % 5 === 3 && group.length === 1) return { k: 'labels', v: { [label]: group[0] } };
+      // the same label twice: .and() keeps one matchLabels entry
+      if (style % 5 === 4 && group.length === 1) return { k: 'and', of: [{ k: 'labels', v: { [label]: group[0] } }, { k: key, v: group }, { k: 'labels', v: { [label]: group[0] } }] };
+      return { k: key, v: group } as SelSpec;
+    }
+  }
+}
+
+/** Selectors picked at random: they may overlap, select nothing, or be malformed. */
+export const randomSelector: fc.Arbitrary<SelSpec> = fc.oneof(
+  fc.constant({ k: 'all' } as SelSpec),
+  fc.record({ k: fc.constant('tier' as const), v: fc.subarray(TIERS, { minLength: 1 }) }),
+  fc.record({ k: fc.constant('provider' as const), v: fc.subarray(PROVIDERS, { minLength: 1 }) }),
+  fc.record({ k: fc.constant('accelerator' as const), v: fc.subarray(ACCELERATORS, { minLength: 1 }) }),
+  fc.record({ k: fc.constant('labels' as const), v: fc.constantFrom<Record<string, string>>({ ring: 'canary' }, { zone: 'a' }, { ring: 'broad', zone: 'b' }) }),
+  fc.record({
+    key: fc.constantFrom('ring', 'zone', PlatformLabels.TIER, PlatformLabels.ACCELERATOR),
+    op: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
+    values: fc.subarray(['canary', 'broad', 'a', 'prod', 'nvidia-h100'], { minLength: 1 }),
+  }).map(e => clean({ k: 'expr' as const, ...e, values: e.op === 'In' || e.op === 'NotIn' ? e.values : undefined })),
+);
+
+export const randomSelectorAnd: fc.Arbitrary<SelSpec> = fc.oneof(
+  { arbitrary: randomSelector, weight: 3 },
+  { arbitrary: fc.array(randomSelector, { minLength: 2, maxLength: 3 }).map(of => ({ k: 'and', of }) as SelSpec), weight: 1 },
+);
+
+export const approvalArb: fc.Arbitrary<ApprovalSpec> = fc.oneof(
+  { arbitrary: fc.constant({ k: 'automatic' as const }), weight: 4 },
+  { arbitrary: fc.record({ k: fc.constant('manual' as const), promoters: maybe(fc.constant<string[]>(['sre', 'release-managers']), 3) }, { requiredKeys: ['k'] }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant('pr' as const),
+      promoters: maybe(fc.constant<string[]>(['sre'])),
+      labels: maybe(fc.constant<string[]>(['release', 'kargo'])),
+      open: maybe(fc.boolean()),
+    }, { requiredKeys: ['k'] }),
+    weight: 2,
+  },
+);
+
+export const budgetArb: fc.Arbitrary<BudgetSpec> = fc.record({
+  maxClusters: maybe(fc.integer({ min: 1, max: 12 })),
+  maxPercent: maybe(fc.integer({ min: 10, max: 100 })),
+}, { requiredKeys: [] });
+
+// ----- verification checks (valid; defects are injected later)
+
+export const argValueArb: fc.Arbitrary<ArgSpec> = fc.oneof(
+  { arbitrary: fc.constantFrom('{stage}', 'v1', 'gateway').map(text => ({ k: 'value' as const, text })), weight: 4 },
+  { arbitrary: fc.constant({ k: 'expr' as const, text: 'ctx.stage' }), weight: 2 },
+  { arbitrary: fc.constant({ k: 'imageTag' as const, repo: 'ghcr.io/acme/api' }), weight: 1 },
+  { arbitrary: fc.constant({ k: 'commit' as const, url: 'https://github.com/acme/api.git' }), weight: 1 },
+);
+
+// some are named like a wave plus a check, so generated template and metric names can collide
+export const CHECK_NAMES = ['health', 'errors', 'smoke', 'latency', 'ready', 'slo', 'w1-health', 'canary-health', 'broad-smoke'];
+export const checkNameArb = maybe(fc.constantFrom(...CHECK_NAMES), 6);
+
+export const httpCheckArb: fc.Arbitrary<CheckSpec> = fc.record({
+  name: checkNameArb,
+  url: fc.constantFrom(
+    'https://api.{cluster}.example.com/healthz',
+    'https://{region}.status.example.com/{stage}/{tier}',
+    'http://gateway.example.com/health',
+    'https://{provider}.example.com/{accelerator}?app={{args.app}}',
+  ),
+  method: maybe(fc.constantFrom('GET', 'POST', 'PUT'), 4),
+  headers: maybe(fc.constantFrom<Record<string, string>>({ 'X-Cluster': '{cluster}' }, { Authorization: 'Bearer {{args.token}}' })),
+  jsonPath: fc.boolean(),
+  condition: maybe(fc.constantFrom('result == \'UP\'', 'true'), 3),
+  count: fc.integer({ min: 1, max: 6 }),
+  failureLimit: fc.nat(),
+  intervalMs: maybe(fc.constantFrom(10_000, 60_000), 4),
+  timeoutMs: maybe(fc.constant(5000), 4),
+  dryRun: maybe(fc.boolean(), 4),
+}, { requiredKeys: ['url', 'jsonPath', 'count', 'failureLimit'] }).map(c => {
+  const args: Record<string, ArgSpec> = {};
+  if (c.url.includes('{{args.app}}')) args.app = { k: 'value', text: 'gateway' };
+  if (c.headers?.Authorization) args.token = { k: 'secret', name: 'probe-token', key: 'token' };
+  return clean({
+    k: 'http' as const,
+    ...c,
+    jsonPath: c.jsonPath && c.condition ? '{$.status}' : undefined,
+    body: c.method && c.method !== 'GET' ? '{"cluster": "{cluster}"}' : undefined,
+    failureLimit: c.failureLimit % c.count,
+    args: Object.keys(args).length > 0 ? args : undefined,
+  });
+});
+
+export const promCheckArb: fc.Arbitrary<CheckSpec> = fc.record({
+  name: checkNameArb,
+  address: fc.constantFrom('http://prometheus.{region}.example.com:9090', 'https://thanos.example.com'),
+  query: fc.constantFrom(
+    'sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m])) / sum(rate(http_requests_total{cluster="{cluster}"}[5m]))',
+    'up{job="gateway",stage="{stage}"}',
+    'sum(rate(errors{app="{{args.app}}"}[5m]))',
+  ),
+  condition: fc.boolean(),
+  threshold: fc.constantFrom(0.01, 1, 0),
+  comparison: fc.constantFrom(...Object.values(Comparison)),
+  count: maybe(fc.integer({ min: 2, max: 5 }), 3),
+}, { requiredKeys: ['address', 'query', 'condition', 'threshold', 'comparison'] }).map(c => clean({
+  k: 'prometheus' as const,
+  name: c.name,
+  address: c.address,
+  query: c.query,
+  count: c.count,
+  ...c.condition ? { condition: 'len(result) > 0 && result[0] < 0.05' } : { threshold: c.threshold, comparison: c.comparison },
+  args: c.query.includes('{{args.app}}') ? { app: { k: 'value' as const, text: 'gateway' } } : undefined,
+}));
+
+export const jobCheckArb: fc.Arbitrary<CheckSpec> = fc.record({
+  name: checkNameArb,
+  image: fc.constantFrom('ghcr.io/acme/smoke:1.4.0', 'ghcr.io/acme/smoke:{{args.version}}'),
+  command: maybe(fc.constant<string[]>(['/bin/smoke'])),
+  containerArgs: maybe(fc.constantFrom<string[]>(['--target', 'https://api.{cluster}.example.com'], ['--stage', '{stage}'])),
+  env: maybe(fc.constantFrom<Record<string, string>>({ REGION: '{region}' }, { API_TOKEN: '{{args.token}}' })),
+}, { requiredKeys: ['image'] }).map(c => {
+  const args: Record<string, ArgSpec> = {};
+  if (c.image.includes('{{args.version}}')) args.version = { k: 'imageTag', repo: 'ghcr.io/acme/api' };
+  if (c.env?.API_TOKEN) args.token = { k: 'secret', name: 'smoke', key: 'token' };
+  return clean({ k: 'job' as const, ...c, args: Object.keys(args).length > 0 ? args : undefined });
+});
+
+export const templateCheckArb: fc.Arbitrary<CheckSpec> = fc.record({
+  name: fc.constantFrom('shared-smoke', 'org.slo-check'),
+  clusterScoped: maybe(fc.boolean()),
+  args: maybe(fc.record({ service: argValueArb })),
+}, { requiredKeys: ['name'] }).map(c => clean({ k: 'template' as const, ...c }));
+
+export const checkArb: fc.Arbitrary<CheckSpec> = fc.oneof(
+  { arbitrary: httpCheckArb, weight: 4 },
+  { arbitrary: promCheckArb, weight: 2 },
+  { arbitrary: jobCheckArb, weight: 2 },
+  { arbitrary: templateCheckArb, weight: 1 },
+);
+
+export function checkName(c: CheckSpec): string {
+  return c.name ?? c.k;
+}
+
+/** 1 to `max` checks with distinct names, each name tagged so lists of different owners do not clash. */
+export function checksArb(max: number, tag: string): fc.Arbitrary<CheckSpec[]> {
+  return fc.uniqueArray(checkArb, { minLength: 1, maxLength: max, selector: checkName })
+    .map(list => list.map(c => ({ ...c, name: `${checkName(c)}${tag}` })));
+}
+
+/** A pipeline whose stages partition the fleet by one attribute, with the clusters of each stage. */
+export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): fc.Arbitrary<{ pipeline: PipelineSpec; members: Member[][] }> {
+  const members: Member[] = clusters.map((c, index) => ({ index, c }));
+  return fc.record({
+    key: fc.constantFrom<PartitionKey>('tier', 'tier', 'provider', 'accelerator', 'region', 'ring', 'names'),
+    stageCount: fc.integer({ min: 1, max: 4 }),
+    style: fc.nat(),
+    names: fc.shuffledSubarray(STAGE_NAMES, { minLength: 4, maxLength: 4 }),
+    lookalike: fc.integer({ min: 0, max: 9 }),
+    stageOptions: fc.tuple(...Array.from({ length: 4 }, () => fc.record({
+      approval: often(approvalArb, 6),
+      wavesKind: fc.constantFrom('none', 'single', 'label', 'label', 'count', 'pct'),
+      count: fc.integer({ min: 1, max: 5 }),
+      pct: fc.subarray([1, 5, 10, 20, 25, 33, 50, 75, 90]).map(p => [...p, 100]),
+      extraRing: fc.boolean(),
+      soakMs: maybe(fc.constantFrom(30, 60, 90, 3600, 5400).map(s => s * 1000), 2),
+      production: maybe(fc.boolean(), 5),
+      budget: fc.integer({ min: 0, max: 3 }),
+      randomBudget: maybe(budgetArb, 80),
+      checks: maybe(checksArb(2, `-${tag}`), 5),
+    }))),
+    budget: maybe(fc.constantFrom<BudgetSpec>({ maxPercent: 100 }, { maxClusters: 30 }), 6),
+    random: fc.integer({ min: 0, max: 11 }),
+    randomSelectors: fc.array(randomSelectorAnd, { minLength: 4, maxLength: 4 }),
+  }).map(g => {
+    const values = sortValues(g.key, [...new Set(members.map(m => valueOf(g.key, m.c)))]);
+    const count = Math.min(g.stageCount, values.length);
+    // consecutive chunks of the sorted values, one per stage
+    const chunks: string[][] = [];
+    for (let i = 0; i < count; i++) chunks.push(values.slice(Math.floor((i * values.length) / count), Math.floor(((i + 1) * values.length) / count)));
+    const stageMembers = chunks.map(chunk => members.filter(m => chunk.includes(valueOf(g.key, m.c))));
+    const names = [...g.names];
+    // a stage named like another stage's wave (prod-w1, prod-canary, ...)
+    if (g.lookalike === 0 && count >= 2) {
+      // the second stage is named like a wave of the first (prod-w1 after prod), which may or may not have that wave
+      const lookalike = LOOKALIKE_STAGE_NAMES[g.style % LOOKALIKE_STAGE_NAMES.length];
+      names[0] = lookalike.slice(0, lookalike.lastIndexOf('-'));
+      names[1] = lookalike;
+      for (let i = 2; i < names.length; i++) if (names[i] === names[0]) names[i] = 'other';
+    }
+    const stages: StageSpec[] = chunks.map((chunk, i) => {
+      const o = g.stageOptions[i];
+      const inStage = stageMembers[i].map(m => m.c);
+      const rings = sortValues('ring', [...new Set(inStage.map(c => c.labels?.ring).filter((r): r is string => r !== undefined))]);
+      const allRinged = inStage.every(c => c.labels?.ring !== undefined);
+      let wavesSpec: WavesSpec | undefined;
+      switch (o.wavesKind) {
+        case 'single': wavesSpec = { k: 'single' }; break;
+        case 'label': {
+          // by ring when every cluster of the stage has one, else by a label every cluster carries or by zone
+          const key = allRinged ? 'ring' : [PlatformLabels.PROVIDER, PlatformLabels.REGION, PlatformLabels.ACCELERATOR, 'zone'][g.style % 4];
+          const labelOf = (c: ClusterSpec) => key === 'ring' ? c.labels?.ring : key === 'zone' ? c.labels?.zone
+            : key === PlatformLabels.PROVIDER ? c.provider : key === PlatformLabels.REGION ? c.region : c.accelerator ?? 'none';
+          const present = [...new Set(inStage.map(labelOf))];
+          wavesSpec = present.includes(undefined) ? { k: 'count', n: o.count }
+            : { k: 'label', key, values: key === 'ring' ? (o.extraRing ? RINGS : rings) : (present as string[]).sort() };
+          break;
+        }
+        case 'count': wavesSpec = { k: 'count', n: o.count }; break;
+        case 'pct': wavesSpec = { k: 'pct', p: o.pct }; break;
+      }
+      // a budget that count waves meet (the first wave may grow, never beyond it), or one at random
+      const budget = wavesSpec?.k === 'count' && o.budget > 0
+        ? { maxClusters: Math.ceil(inStage.length / wavesSpec.n) + o.budget - 1 }
+        : o.randomBudget;
+      return clean({
+        name: names[i],
+        sel: g.random === 0 ? g.randomSelectors[i] : groupSelector(g.key, chunk, values, g.style + i),
+        approval: o.approval,
+        waves: wavesSpec,
+        soakMs: o.soakMs,
+        production: o.production,
+        budget,
+        checks: o.checks,
+      });
+    });
+    return { pipeline: clean({ id, stages, budget: g.budget }), members: stageMembers };
+  });
+}
+
+// ----- apps
+
+export const APP_NAMES = ['api', 'gateway', 'checkout', 'inference-gateway', 'search', 'billing-worker'];
+export const LONG_APP_NAMES = ['a-rather-long-application-name-for-the-limits', 'an-application-name-longer-than-the-fifty-three-helm-allows'];
+export const SOURCE_REPOS = ['https://github.com/acme/api.git', 'https://github.com/acme/deploy', 'https://gitlab.example.com/team/app.git/'];
+
+export const credsArb: fc.Arbitrary<CredSpec> = fc.oneof(fc.constant({ k: 'wi' as const }), fc.constant({ k: 'managed' as const, source: 'vault:kv/kargo/github' }));
+
+export const imageArb: fc.Arbitrary<ArtifactSpec> = fc.record({
+  repo: fc.constantFrom('ghcr.io/acme/api', 'ghcr.io/acme/worker', 'nginx', 'docker.io/library/redis', 'registry.example.com:5000/team/app',
+    '123456789012.dkr.ecr.us-east-1.amazonaws.com/app'),
+  versioning: maybe(fc.oneof(
+    {
+      arbitrary: fc.record({
+        k: fc.constant('semver' as const),
+        range: maybe(fc.constantFrom('^1.0.0', '~1.4', '>=1.2, <2.0', '1.x', '>=1.0.0 <2.0.0 || >=3.0.0', '>= 2.0.0', '')),
+        strict: maybe(fc.boolean()),
+      }, { requiredKeys: ['k'] }),
+      weight: 4,
+    },
+    { arbitrary: fc.record({ k: fc.constant('digest' as const), tag: fc.constantFrom('latest', 'stable') }), weight: 1 },
+    { arbitrary: fc.constant({ k: 'lexical' as const }), weight: 1 },
+    { arbitrary: fc.constant({ k: 'newest' as const }), weight: 1 },
+  ), 4),
+  allowTags: maybe(fc.subarray(['^v\\d+\\.\\d+\\.\\d+$', '^\\d{8}-[a-f0-9]{7}$', '^release-.*'], { minLength: 1 }), 3),
+  ignoreTags: maybe(fc.constant<string[]>(['-rc\\d*$']), 4),
+  platform: maybe(fc.constant('linux/amd64'), 4),
+  helmValuesKey: maybe(fc.constantFrom('gateway.image', 'worker.image'), 3),
+  discoveryLimit: maybe(fc.integer({ min: 1, max: 100 }), 5),
+  creds: maybe(credsArb, 6),
+}, { requiredKeys: ['repo'] }).map(a => clean({ k: 'image' as const, ...a }));
+
+export const chartArb: fc.Arbitrary<ArtifactSpec> = fc.oneof(
+  fc.record({
+    repo: fc.constantFrom('https://charts.example.com', 'https://charts.bitnami.com/bitnami'),
+    name: fc.constantFrom('redis', 'postgresql'),
+    semver: maybe(fc.constantFrom('^18.0.0', '>=1.0.0')),
+    dependencyName: maybe(fc.constant('cache'), 4),
+    creds: maybe(credsArb, 6),
+  }, { requiredKeys: ['repo', 'name'] }),
+  fc.record({
+    repo: fc.constantFrom('oci://ghcr.io/acme/charts/redis', 'oci://registry.example.com/charts/common'),
+    semver: maybe(fc.constantFrom('^1.0.0', '~2.1')),
+  }, { requiredKeys: ['repo'] }),
+).map(a => clean({ k: 'chart' as const, ...a }));
+
+export const gitArb: fc.Arbitrary<ArtifactSpec> = fc.record({
+  repo: fc.constantFrom('https://github.com/acme/config.git', 'https://github.com/acme/config', ...SOURCE_REPOS),
+  selection: maybe(fc.constantFrom(...Object.values(GitCommitSelection)), 2),
+  branch: maybe(fc.constantFrom('main', 'release/v1'), 3),
+  semver: maybe(fc.constantFrom('^1.0.0', '>=2.0.0'), 3),
+  allowTags: maybe(fc.constant<string[]>(['^v\\d+']), 4),
+  includePaths: maybe(fc.constantFrom<string[]>(['config/'], ['glob:*.yaml'], ['regex:^env/.*$']), 3),
+  excludePaths: maybe(fc.constant<string[]>(['docs/']), 4),
+  creds: maybe(credsArb, 6),
+}, { requiredKeys: ['repo'] }).map(a => {
+  // options only where the selection uses them
+  const fromBranch = (a.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH) === GitCommitSelection.NEWEST_FROM_BRANCH;
+  return clean({
+    k: 'git' as const,
+    ...a,
+    branch: fromBranch ? a.branch : undefined,
+    semver: a.selection === GitCommitSelection.SEMVER ? a.semver : undefined,
+    allowTags: fromBranch ? undefined : a.allowTags,
+  });
+});
+
+export const sourceArb: fc.Arbitrary<SourceSpec> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      repo: fc.constantFrom(...SOURCE_REPOS),
+      branch: maybe(fc.constantFrom('main', 'release/2024'), 4),
+      path: fc.constantFrom('chart', 'charts/api', 'deploy/helm/gateway'),
+      valuesFiles: maybe(fc.subarray(['values-{stage}.yaml', 'tiers/{tier}.yaml', 'values-prod.yaml'])),
+      optionalValuesFiles: maybe(fc.constantFrom<string[]>(['clusters/{cluster}.yaml'], ['regions/{region}/{provider}.yaml', 'accelerators/{accelerator}.yaml']), 3),
+      releaseName: maybe(fc.constant('gateway'), 4),
+      creds: maybe(credsArb, 6),
+    }, { requiredKeys: ['repo', 'path'] }).map(s => clean({ k: 'helm' as const, ...s })),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      repo: fc.constantFrom(...SOURCE_REPOS),
+      branch: maybe(fc.constant('main'), 4),
+      basePath: fc.constantFrom('deploy/base', 'base'),
+      overlayPath: fc.constantFrom('deploy/stages/{stage}', 'deploy/overlays/{tier}/{cluster}', '{stage}'),
+    }, { requiredKeys: ['repo', 'basePath', 'overlayPath'] }).map(s => clean({ k: 'kustomize' as const, ...s })),
+    weight: 1,
+  },
+);
+
+/** Targets and requirements that keep at least one cluster of every stage (the picked ones), or random ones. */
+export function placementArb(stageMembers: Member[][]): fc.Arbitrary<{ targets?: SelSpec; requires?: ReqSpec[] }> {
+  return fc.record({
+    picks: fc.array(fc.nat(), { minLength: stageMembers.length, maxLength: stageMembers.length }),
+    targetKind: fc.constantFrom('none', 'none', 'none', 'all', 'provider', 'accelerator', 'names', 'notin', 'none', 'provider', 'accelerator', 'names', 'notin', 'random'),
+    reqKinds: fc.subarray(['k8s', 'minAcc', 'acc', 'labels', 'none', 'none', 'none', 'none', 'none', 'none', 'none', 'none', 'random'], { maxLength: 2 }),
+    randomTarget: randomSelectorAnd,
+    randomReq: fc.oneof(
+      fc.constantFrom('1.31', '1.33').map(v => ({ k: 'k8s', v }) as ReqSpec),
+      fc.integer({ min: 1, max: 100 }).map(n => ({ k: 'minAcc', n }) as ReqSpec),
+      fc.subarray(ACCELERATORS, { minLength: 1 }).map(v => ({ k: 'acc', v }) as ReqSpec),
+      randomSelector.map(sel => ({ k: 'labels', sel }) as ReqSpec),
+    ),
+  }).map(g => {
+    const picked = stageMembers.map((m, i) => m[g.picks[i] % m.length].c);
+    const uniq = (xs: string[]) => [...new Set(xs)].sort();
+    let targets: SelSpec | undefined;
+    switch (g.targetKind) {
+      case 'all': targets = { k: 'all' }; break;
+      case 'provider': targets = { k: 'provider', v: uniq(picked.map(c => c.provider)) }; break;
+      case 'accelerator': targets = { k: 'accelerator', v: uniq(picked.map(c => c.accelerator ?? 'none')) }; break;
+      case 'names': targets = { k: 'names', v: uniq(picked.map(c => c.name)) }; break;
+      case 'notin': {
+        const droppable = stageMembers.filter(m => m.length > 1).map(m => m.find(x => !picked.includes(x.c))!.c.name);
+        targets = droppable.length > 0 ? { k: 'expr', key: PlatformLabels.CLUSTER, op: 'NotIn', values: droppable } : undefined;
+        break;
+      }
+      case 'random': targets = g.randomTarget; break;
+    }
+    const requires: ReqSpec[] = [];
+    for (const kind of g.reqKinds) {
+      switch (kind) {
+        case 'k8s': {
+          const versions = picked.map(c => c.kubernetesVersion && /^v?(\d+)\.(\d+)/.exec(c.kubernetesVersion));
+          if (versions.every(v => v)) requires.push({ k: 'k8s', v: `1.${Math.min(...versions.map(v => Number(v![2])))}` });
+          break;
+        }
+        case 'minAcc': {
+          const n = Math.min(...picked.map(c => c.acceleratorCount ?? 0));
+          if (n >= 1) requires.push({ k: 'minAcc', n });
+          break;
+        }
+        case 'acc': requires.push({ k: 'acc', v: uniq(picked.map(c => c.accelerator ?? 'none')) }); break;
+        case 'labels': requires.push({ k: 'labels', sel: { k: 'region', v: uniq(picked.map(c => c.region)) } }); break;
+        case 'random': requires.push(g.randomReq); break;
+      }
+    }
+    return clean({ targets, requires: requires.length > 0 ? requires : undefined });
+  });
+}
+
+export function appArb(id: string, pipelines: { pipeline: PipelineSpec; members: Member[][] }[]): fc.Arbitrary<AppSpec> {
+  return fc.nat({ max: pipelines.length - 1 }).chain(p => fc.record({
+    appName: maybe(fc.constant(`${id}-app`), 12),
+    owner: fc.record({
+      team: fc.constantFrom('payments', 'inference', 'search'),
+      contact: fc.constantFrom('#payments-oncall', 'team@example.com', 'https://oncall.example.com/team'),
+      groups: maybe(fc.constantFrom<string[]>(['payments-admins'], ['payments-admins', 'sre']), 3),
+    }, { requiredKeys: ['team', 'contact'] }),
+    artifacts: fc.uniqueArray(fc.oneof({ arbitrary: imageArb, weight: 4 }, { arbitrary: chartArb, weight: 1 }, { arbitrary: gitArb, weight: 1 }),
+      { minLength: 1, maxLength: 4, selector: a => `${a.k}:${a.repo.replace(/\/+$/, '')}#${a.k === 'chart' ? a.name : ''}` }),
+    source: sourceArb,
+    releaseRepo: fc.constantFrom('https://github.com/acme/releases.git', 'https://github.com/acme/releases', 'https://github.com/acme/api.git',
+      'https://github.com/acme/api', 'https://github.com/acme/deploy.git', 'https://gitlab.example.com/team/app.git'),
+    releaseCreds: maybe(credsArb, 4),
+    // the release repository is sometimes the source repository, spelled another way
+    respell: fc.integer({ min: 0, max: 11 }),
+    placement: placementArb(pipelines[p].members),
+    namespace: maybe(fc.constantFrom('apps', 'payments'), 5),
+    checks: maybe(checksArb(3, ''), 3),
+    stageChecks: maybe(fc.constantFrom(...pipelines[p].pipeline.stages.map(s => s.name)).chain(stage =>
+      checksArb(2, '-extra').map(list => ({ [stage]: list }))), 4),
+    exemptions: maybe(fc.constant<{ ruleId: string; justification: string }[]>([{ ruleId: 'prod-verification', justification: 'agreed with the platform team in RFC-12' }]), 5),
+    clusterResources: maybe(fc.constant<{ group: string; kind: string }[]>([{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }]), 8),
+  }, { requiredKeys: ['owner', 'artifacts', 'source', 'releaseRepo', 'placement', 'respell'] })
+    .map(({ placement, respell, ...a }) => {
+      const repo = a.source.repo.replace(/\/+$/, '');
+      const releaseRepo: string = respell < 3
+        ? [repo.endsWith('.git') ? repo.slice(0, -4) : `${repo}.git`, `${repo}/`, repo.replace('acme', 'Acme')][respell]
+        : a.releaseRepo;
+      // a git artifact for the source repository follows the source's branch
+      const sourceRepo = a.source.repo.replace(/\/+$/, '');
+      let artifacts = a.artifacts.map(x => x.k === 'git' && x.repo.replace(/\/+$/, '') === sourceRepo
+        && (x.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH) === GitCommitSelection.NEWEST_FROM_BRANCH
+        ? { ...x, branch: a.source.branch ?? 'main' } : x);
+      // one way to authenticate per app, so a repository used twice gets the same credentials
+      const creds = [...artifacts.map(x => x.creds), a.source.k === 'helm' ? a.source.creds : undefined, a.releaseCreds].find(c => c !== undefined);
+      artifacts = artifacts.map(x => x.creds ? { ...x, creds } : x);
+      const source = a.source.k === 'helm' && a.source.creds ? { ...a.source, creds } : a.source;
+      return clean({ id, pipeline: p, ...a, artifacts, source, releaseRepo, releaseCreds: a.releaseCreds && creds, ...placement });
+    }));
+}
+
+export const standardsArb: fc.Arbitrary<StandardsSpec | undefined> = maybe(fc.record({
+  maxWavePercent: maybe(fc.constantFrom(50, 100)),
+  disabledRules: maybe(fc.subarray(['prod-verification', 'prod-gate', 'max-wave-percent', 'name-length'])),
+  warnings: fc.integer({ min: 0, max: 3 }).map(n => n > 0),
+  allowedRegistries: maybe(fc.constant<string[]>(['ghcr.io', 'docker.io', 'registry.example.com:5000', '123456789012.dkr.ecr.us-east-1.amazonaws.com'])),
+}, { requiredKeys: ['warnings'] }).map(clean), 6);

@@ -1,0 +1,252 @@
+import { Yaml } from 'cdk8s';
+import { expect } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { Built, ChartOutput } from './build';
+import { WorldSpec } from './model';
+import { PlatformLabels } from '../../src';
+import { formatIssues, ManifestValidator, simulateControllers } from '../../src/testkit';
+import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
+import { argoCdInstances, releaseConsistencyProblems, selectorMatches } from '../argocd-simulation';
+
+export const validator = ManifestValidator.load();
+
+// ---------------------------------------------------------------------------------------------
+// What a successful synth must satisfy
+// ---------------------------------------------------------------------------------------------
+
+export function yamlOf(charts: ChartOutput[]): string[] {
+  return charts.map(c => `# ${c.id}\n${Yaml.stringify(...c.objects)}`);
+}
+
+/** Every problem with the output of a successful synth; empty when it is right. */
+export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[]): string[] {
+  const problems: string[] = [];
+
+  // every object is valid against the pinned upstream schemas
+  for (const chart of charts) {
+    const issues = formatIssues(validator.validateObjects(chart.objects, chart.id));
+    if (issues) problems.push(issues);
+  }
+
+  // the live controllers (Argo CD, Kargo promotions in every scenario, Rollouts) would find no
+  // problem but the known ones of today's emitters (issue 8)
+  const unexpected = unexpectedFindings(simulateControllers(modelInput(charts)));
+  if (unexpected.length > 0) problems.push(`controller model (known: ${KNOWN_CONTROLLER_PROBLEMS.length}):\n${unexpected.join('\n')}`);
+
+  // the YAML round-trips (cdk8s writes YAML 1.1, as Kubernetes tooling reads it)
+  for (const chart of charts) {
+    const text = Yaml.stringify(...chart.objects);
+    const docs = parseAllDocuments(text, { version: '1.1' });
+    const back = (Array.isArray(docs) ? docs : [docs]).map(d => d.toJS());
+    try {
+      expect(back).toStrictEqual(chart.objects);
+    } catch (e) {
+      problems.push(`chart ${chart.id} does not round-trip through YAML: ${(e as Error).message.slice(0, 2000)}`);
+    }
+  }
+
+  const clusters = b.fleet.clusters;
+  const secrets = charts.find(c => c.id === 'fleet')?.objects ?? [];
+  const central = clusters.filter(c => c.argoCd.kind === 'central').map(c => c.name).sort();
+  const secretNames = secrets.filter(s => s.kind === 'Secret').map(s => s.stringData?.name).sort();
+  if (JSON.stringify(secretNames) !== JSON.stringify(central)) {
+    problems.push(`fleet has cluster Secrets for ${secretNames.join(',')}, expected the central clusters ${central.join(',')}`);
+  }
+  for (const s of secrets) {
+    if (s.metadata.labels?.['argocd.argoproj.io/secret-type'] !== 'cluster') problems.push(`Secret ${s.metadata.name} is not a cluster Secret`);
+    const shard = s.stringData?.shard;
+    const shards = b.fleet.applicationControllerShards;
+    if (shard !== undefined && shards !== undefined && !(Number(shard) >= 0 && Number(shard) < shards)) {
+      problems.push(`Secret ${s.metadata.name} is on controller shard ${shard}, the fleet has ${shards}`);
+    }
+  }
+
+  for (const { app, targets, requires, pipeline, spec: appSpec } of b.apps) {
+    const plan = app.plan;
+    const where = `app ${plan.app}`;
+    const stageSpecs = spec.pipelines[appSpec.pipeline % spec.pipelines.length].stages;
+
+    // selectors have Kubernetes semantics in both forms (the one Argo CD sees and matches())
+    for (const stage of pipeline.stages) {
+      for (const c of clusters) {
+        if (stage.clusters.matches(c.labels) !== selectorMatches(stage.clusters.toLabelSelector() as any, c.labels)) {
+          problems.push(`${where}: selector ${stage.clusters} matches ${c.name} differently in Kubernetes form`);
+        }
+      }
+    }
+
+    // every targeted cluster of a stage is in exactly one wave of that stage and in no other stage
+    const seen = new Map<string, string>();
+    for (const stagePlan of plan.stages) {
+      const stage = pipeline.stages.find(s => s.name === stagePlan.name)!;
+      const expected = clusters
+        .filter(c => stage.clusters.matches(c.labels) && targets.matches(c.labels) && requires.every(r => r.isSatisfiedBy(c)))
+        .map(c => c.name).sort();
+      const placed = stagePlan.waves.flatMap(w => w.clusters).sort();
+      if (JSON.stringify(placed) !== JSON.stringify(expected)) {
+        problems.push(`${where} stage ${stagePlan.name}: waves hold ${placed.join(',')}, the stage targets ${expected.join(',')}`);
+      }
+      for (const c of placed) {
+        if (seen.has(c)) problems.push(`${where}: cluster ${c} is in ${seen.get(c)} and in stage ${stagePlan.name}`);
+        seen.set(c, stagePlan.name);
+      }
+    }
+    if (JSON.stringify([...seen.keys()].sort()) !== JSON.stringify(plan.clusters)) {
+      problems.push(`${where}: plan.clusters ${plan.clusters.join(',')} is not the clusters of its waves`);
+    }
+    if (JSON.stringify(plan.stages.map(s => s.name)) !== JSON.stringify(pipeline.stages.map(s => s.name))) {
+      problems.push(`${where}: plan stages ${plan.stages.map(s => s.name)} are not the pipeline's ${pipeline.stages.map(s => s.name)}`);
+    }
+
+    // waves are ordered: the first wave has no upstreams, every other wave's upstreams are the Kargo Stages of the previous wave
+    const groups: { key: string; kargoStages: string[]; upstreams: string[][]; soaks: (string | undefined)[]; stage: string }[] = [];
+    for (const s of plan.stages) {
+      for (const w of s.waves) {
+        const key = `${s.name}/${w.name}`;
+        let g = groups[groups.length - 1];
+        if (!g || g.key !== key) {
+          g = { key, kargoStages: [], upstreams: [], soaks: [], stage: s.name };
+          groups.push(g);
+        }
+        g.kargoStages.push(w.kargoStage);
+        g.upstreams.push(w.upstreams);
+        g.soaks.push(w.soak);
+      }
+    }
+    if (new Set(groups.map(g => g.key)).size !== groups.length) problems.push(`${where}: a wave is split across the plan`);
+    groups.forEach((g, i) => {
+      const expected = i === 0 ? [] : [...groups[i - 1].kargoStages].sort();
+      for (const u of g.upstreams) {
+        if (JSON.stringify(u) !== JSON.stringify(expected)) problems.push(`${where}: wave ${g.key} has upstreams ${u}, expected ${expected}`);
+      }
+      const stageSpec = stageSpecs.find(s => s.name === g.stage)!;
+      const soak = i === 0 || stageSpec.soakMs === undefined ? undefined : goDuration(stageSpec.soakMs / 1000);
+      for (const s of g.soaks) if (s !== soak) problems.push(`${where}: wave ${g.key} soaks ${s}, expected ${soak}`);
+    });
+
+    // Kargo Stage names (hence release branches and ApplicationSets) are unique per app
+    const kargoStages = plan.stages.flatMap(s => s.waves.map(w => w.kargoStage));
+    if (new Set(kargoStages).size !== kargoStages.length) problems.push(`${where}: Kargo Stage names repeat: ${kargoStages.join(',')}`);
+
+    const appObjects = charts.find(c => c.id === app.node.id)?.objects ?? [];
+    const stageObjects = appObjects.filter(o => o.kind === 'Stage');
+    if (JSON.stringify(stageObjects.map(o => o.metadata.name)) !== JSON.stringify(kargoStages)) {
+      problems.push(`${where}: Stage objects ${stageObjects.map(o => o.metadata.name)} are not the plan's ${kargoStages}`);
+    }
+    for (const s of plan.stages) {
+      for (const w of s.waves) {
+        const o = stageObjects.find(x => x.metadata.name === w.kargoStage);
+        const sources = o?.spec.requestedFreight[0].sources;
+        const expected = w.upstreams.length === 0 ? { direct: true }
+          : { stages: w.upstreams, ...w.upstreams.length > 1 ? { availabilityStrategy: 'All' } : {}, ...w.soak ? { requiredSoakTime: w.soak } : {} };
+        if (canonical(sources) !== canonical(expected)) {
+          problems.push(`${where}: Stage ${w.kargoStage} takes Freight from ${JSON.stringify(sources)}, expected ${JSON.stringify(expected)}`);
+        }
+      }
+    }
+
+    // the ProjectConfig auto-promotes exactly the Kargo Stages of the stages that promote by themselves
+    const auto = stageSpecs
+      .filter(s => s.approval?.k === 'automatic' || (s.approval?.k === 'pr' && s.approval.open !== false))
+      .flatMap(s => plan.stages.find(p => p.name === s.name)?.waves.map(w => w.kargoStage) ?? []);
+    const config = appObjects.find(o => o.kind === 'ProjectConfig');
+    const policies = (config?.spec?.promotionPolicies ?? []) as any[];
+    const autoPromoted = policies.filter(p => p.autoPromotionEnabled).map(p => p.stageSelector?.name ?? p.stage);
+    if (JSON.stringify([...autoPromoted].sort()) !== JSON.stringify([...auto].sort()) || policies.length !== autoPromoted.length) {
+      problems.push(`${where}: the ProjectConfig auto-promotes ${autoPromoted.join(',')}, expected ${auto.join(',')}`);
+    }
+
+    // the shared consistency check: every planned cluster gets one Application, each Stage updates exactly its wave's Applications
+    // (the app's chart is named after its construct id, its per-cluster charts after the app's name)
+    const own = charts.filter(c => c.id === 'fleet' || c.id === app.node.id || plan.clusters.some(cl => c.id === `${plan.app}--${cl}`))
+      .map(c => ({ id: c.id === app.node.id ? plan.app : c.id, objects: c.objects }));
+    problems.push(...releaseConsistencyProblems(plan, own).map(p => `${where}: ${p}`));
+
+    // each ApplicationSet expands to exactly its wave's clusters, each Application names exactly the Stage of its wave
+    const instances = argoCdInstances(plan.app, own);
+    for (const w of plan.stages.flatMap(s => s.waves)) {
+      const apps = w.argoCd === 'central'
+        ? instances.central.filter(a => a.appSet === w.applicationSet)
+        : w.clusters.flatMap(c => instances.perCluster.get(c) ?? []);
+      const deployed = apps.map(a => a.destination.name ?? a.labels[PlatformLabels.CLUSTER]).sort();
+      if (JSON.stringify(deployed) !== JSON.stringify(w.clusters)) problems.push(`${where}: wave ${w.kargoStage} deploys to ${deployed}, expected ${w.clusters}`);
+      for (const a of apps) {
+        const authorized = a.annotations['kargo.akuity.io/authorized-stage'];
+        if (authorized !== `${plan.project}:${w.kargoStage}`) problems.push(`${where}: Application ${a.name} authorizes ${authorized}, expected ${plan.project}:${w.kargoStage}`);
+      }
+    }
+
+    // Helm refuses release names it cannot use (chartutil.ValidateReleaseName), even for helm template
+    for (const step of appObjects.find(o => o.kind === 'PromotionTask')?.spec.steps ?? []) {
+      const name = step.uses === 'helm-template' ? step.config.releaseName : undefined;
+      if (name !== undefined && !(name.length <= 53 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(name))) {
+        problems.push(`${where}: helm-template release name "${name}" is not one Helm accepts (at most 53 characters)`);
+      }
+    }
+
+    // each Stage renders exactly its wave's clusters
+    for (const w of plan.stages.flatMap(s => s.waves)) {
+      const steps = stageObjects.find(o => o.metadata.name === w.kargoStage)?.spec.promotionTemplate.spec.steps ?? [];
+      const rendered = steps.filter((x: any) => x.task?.name === 'render-cluster').map((x: any) => x.vars.find((v: any) => v.name === 'cluster').value);
+      if (JSON.stringify(rendered) !== JSON.stringify(w.clusters)) problems.push(`${where}: Stage ${w.kargoStage} renders ${rendered}, expected ${w.clusters}`);
+    }
+
+    // the central AppProject allows exactly the app's central clusters
+    const centralClusters = plan.stages.flatMap(s => s.waves).filter(w => w.argoCd === 'central').flatMap(w => w.clusters).sort();
+    const project = appObjects.find(o => o.kind === 'AppProject');
+    const destinations = (project?.spec.destinations ?? []).map((d: any) => `${d.name} ${d.server} ${d.namespace}`);
+    const expectedDestinations = centralClusters.map(c => `${c} ${b.fleet.findCluster(c)!.server} ${plan.destinationNamespace}`);
+    if (JSON.stringify(destinations) !== JSON.stringify(expectedDestinations)) {
+      problems.push(`${where}: the AppProject allows ${destinations.join(', ')}, expected ${expectedDestinations.join(', ')}`);
+    }
+
+    // promoters may promote into exactly the Kargo Stages of each gated stage
+    for (const s of plan.stages) {
+      const role = appObjects.find(o => o.kind === 'Role' && o.metadata.name === `promoter-${s.name}`);
+      const promotable = (role?.rules ?? []).filter((r: any) => r.verbs.includes('promote')).flatMap((r: any) => r.resourceNames ?? ['*']).sort();
+      const expected = s.approval === 'automatic' ? [] : s.waves.map(w => w.kargoStage).sort();
+      if (JSON.stringify(promotable) !== JSON.stringify(expected)) problems.push(`${where}: stage ${s.name} promoters may promote ${promotable}, expected ${expected}`);
+    }
+
+    // verification: every template a Stage references exists (or is an existing one), and per-cluster checks measure every cluster of the wave
+    const templates = appObjects.filter(o => o.kind === 'AnalysisTemplate');
+    for (const w of plan.stages.flatMap(s => s.waves)) {
+      const stageObject = stageObjects.find(o => o.metadata.name === w.kargoStage);
+      for (const ref of stageObject?.spec.verification?.analysisTemplates ?? []) {
+        const template = templates.find(t => t.metadata.name === ref.name);
+        if (!template) {
+          if (!isExistingTemplate(spec, ref.name)) problems.push(`${where}: Stage ${w.kargoStage} references a missing AnalysisTemplate ${ref.name}`);
+          continue;
+        }
+        if (template.metadata.labels?.[PlatformLabels.STAGE] !== w.kargoStage) problems.push(`${where}: AnalysisTemplate ${ref.name} belongs to ${template.metadata.labels?.[PlatformLabels.STAGE]}, not ${w.kargoStage}`);
+        // one metric for the Stage (named after the check), or one per cluster of the wave
+        const check = ref.name.slice(w.kargoStage.length + 1);
+        const metrics = JSON.stringify(template.spec.metrics.map((m: any) => m.name));
+        if (metrics !== JSON.stringify([check]) && metrics !== JSON.stringify(w.clusters.map(c => `${check}-${c}`))) {
+          problems.push(`${where}: AnalysisTemplate ${ref.name} has metrics ${metrics}, expected one for the Stage or one per cluster of ${w.clusters}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** Whether a check of the input references an existing (not generated) template of this name. */
+export function isExistingTemplate(spec: WorldSpec, name: string): boolean {
+  const checks = [...spec.pipelines.flatMap(p => p.stages.flatMap(s => s.checks ?? [])),
+    ...spec.apps.flatMap(a => [...a.checks ?? [], ...Object.values(a.stageChecks ?? {}).flat()])];
+  return checks.some(c => c.k === 'template' && c.name === name);
+}
+
+/** JSON with sorted keys, to compare objects whatever the order of their members. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) => v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map(k => [k, v[k]])) : v);
+}
+
+export function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+}
