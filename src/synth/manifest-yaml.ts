@@ -15,6 +15,8 @@ import { Yaml } from 'cdk8s';
 export class ManifestYaml {
   /** Scalars as the `yaml` package spells them in value position; `undefined` = fall back. */
   private readonly scalars = new Map<string, string | null>();
+  /** Whether each key seen so far is written plain; a handful of keys recur in every object. */
+  private readonly plainKeys = new Map<string, boolean>();
   /** Counts, for tests and the benchmark. */
   public documentFallbacks = 0;
 
@@ -56,7 +58,12 @@ export class ManifestYaml {
       // after "- " the first key continues the item's line
       if (!first) out += indent;
       first = false;
-      if (!isPlainKey(key)) throw FALLBACK;
+      let plain = this.plainKeys.get(key);
+      if (plain === undefined) {
+        plain = isPlainKey(key);
+        this.plainKeys.set(key, plain);
+      }
+      if (!plain) throw FALLBACK;
       out += key;
       out += ':';
       out += this.value(value, indent, seen, true);
@@ -113,6 +120,11 @@ export class ManifestYaml {
       if (!NEEDS_QUOTES.test(value) && !YAML11_LOOKALIKE.test(value)) return value;
       // `yaml` prefers double quotes; nothing in such a string needs escaping but these three
       if (!/["'\\]/.test(value)) return `"${value}"`;
+    } else if (BLOCK_LITERAL.test(value) && value.includes('\n')) {
+      // a block literal: strip (`|-`) or clip (`|`) the one final line break; empty lines stay
+      // unindented (stringifyString.js, `blockString`, with lineWidth 0 never folded)
+      const body = value.endsWith('\n') ? value.slice(0, -1) : value;
+      return `|${body === value ? '-' : ''}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
     }
     let spelled = this.scalars.get(value);
     if (spelled === undefined) {
@@ -159,6 +171,11 @@ const FALLBACK = Symbol('fallback');
  */
 const LETTER_FIRST_LINE = /^[A-Za-z][\x20-\x7e]*$/;
 const NEEDS_QUOTES = /: | #|[ :]$/;
+/**
+ * Printable ASCII lines that `yaml` writes as a block literal without an indentation indicator
+ * or keep chomping: no leading whitespace, no trailing whitespace but at most one line break.
+ */
+const BLOCK_LITERAL = /^[!-~](?:[ -~\n]*[!-~])?\n?$/;
 const YAML11_LOOKALIKE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF|[Nn]ull|NULL|[eE][-+]?[0-9]+)$/;
 
 /** Keys are written plain when they are plain strings without spaces (k8s keys always are). */

@@ -55,7 +55,9 @@ export class PlatformSynthApp extends App {
     const all = this.node.findAll();
     validateAll(all);
     const hasDependantCharts = resolveDependencies(all);
-    const charts = this.charts;
+    const order = dependencyFreeOrder(all);
+    const charts = order?.charts ?? this.charts;
+    const chartObjects = (chart: Chart) => order ? order.objects.get(chart) ?? [] : objectsInDependencyOrder(chart);
     const yaml = new ManifestYaml();
     const written: ApiObject[] = [];
     if (this.yamlOutputType === YamlOutputType.FILE_PER_APP) {
@@ -153,8 +155,31 @@ function dependencies(all: IConstruct[]): { source: IConstruct; target: IConstru
   return deps;
 }
 
+/**
+ * When no construct depends on another, cdk8s's dependency graphs put the charts (`App.charts`)
+ * and each chart's ApiObjects (`chartToKube`) in the order of their paths as the graph's
+ * vertex map holds them, which is the pre-order of the tree: take both from the one list of
+ * constructs instead of building a graph per chart. Undefined when that does not hold (there
+ * are dependencies, or a top-level id is an array index, which a JavaScript object would
+ * reorder).
+ */
+function dependencyFreeOrder(all: IConstruct[]): { charts: Chart[]; objects: Map<Chart, ApiObject[]> } | undefined {
+  if (all.some(c => c.node.dependencies.length > 0 || /^(0|[1-9][0-9]*)$/.test(c.node.path))) return undefined;
+  const charts: Chart[] = [];
+  const objects = new Map<Chart, ApiObject[]>();
+  for (const c of all) {
+    if (Chart.isChart(c)) {
+      charts.push(c);
+      objects.set(c, []);
+    } else if (c instanceof ApiObject) {
+      objects.get(Chart.of(c))!.push(c);
+    }
+  }
+  return { charts, objects };
+}
+
 /** The chart's own ApiObjects (not those of nested charts), in dependency order, as cdk8s's `chartToKube`. */
-function chartObjects(chart: Chart): ApiObject[] {
+function objectsInDependencyOrder(chart: Chart): ApiObject[] {
   return new DependencyGraph(chart.node).topology()
     .filter((x): x is ApiObject => x instanceof ApiObject && Chart.of(x) === chart);
 }
