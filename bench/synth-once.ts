@@ -102,6 +102,8 @@ const result = {
   mode,
   // the whole process so far: node and tsx start, define, synth, write (not the dump below)
   wallMs: Math.round(process.uptime() * 1000),
+  // CPU time of the process (all threads), steadier than wall time on a shared machine
+  cpuMs: Math.round((process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) / 1000),
   objects,
   files: yamlFiles.length,
   mib: Math.round(bytes / 1024 / 1024 * 10) / 10,

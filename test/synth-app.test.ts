@@ -10,6 +10,7 @@ import { defineExamples } from '../apps';
 import { defineGeneratedPlatform } from '../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../src';
 import { ManifestYaml } from '../src/synth/manifest-yaml';
+import { compact } from '../src/util/collections';
 
 /** Every file an app writes, by name. */
 function synthFiles(make: (outdir: string) => App, define: (app: App) => void): Map<string, string> {
@@ -215,5 +216,20 @@ describe('ManifestYaml', () => {
     const shared = { a: 1 };
     const docs = [{ x: shared, y: shared }];
     expect(new ManifestYaml().stringify(docs)).toBe(Yaml.stringify(...docs));
+  });
+});
+
+describe('compact', () => {
+  test('is the JSON round trip', () => {
+    const outcome = (f: () => unknown) => {
+      try {
+        return { value: f() };
+      } catch (e) {
+        return { error: (e as Error).name };
+      }
+    };
+    fc.assert(fc.property(fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }), v => {
+      expect(outcome(() => compact(v))).toStrictEqual(outcome(() => JSON.parse(JSON.stringify(v))));
+    }), { numRuns: 500 });
   });
 });
