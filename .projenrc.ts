@@ -145,7 +145,7 @@ project.addTask('synth', {
   ],
 });
 project.addTask('bench', {
-  description: 'Measures synth time and memory for the example fleet and a generated 100-cluster, 40-app fleet',
+  description: 'Measures synth time and memory (100 clusters x 100/300/1000 apps, 300 x 300) against the yaml package alone and plain ApiObjects',
   exec: 'tsx bench/synth-bench.ts',
 });
 

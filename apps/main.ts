@@ -1,10 +1,10 @@
-import { App } from 'cdk8s';
 import { defineExamples } from './index';
-import { PlatformReport } from '../src';
+import { PlatformReport, PlatformSynthApp } from '../src';
 
 // Definition errors are for people, not stack traces: print the message and fail.
 try {
-  const app = new App();
+  // validates and resolves the app once, not once per chart it writes
+  const app = new PlatformSynthApp();
   defineExamples(app);
   app.synth();
   PlatformReport.write(app);

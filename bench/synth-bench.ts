@@ -1,23 +1,77 @@
 /**
- * Synth benchmark: time and peak memory of a full synthesis (define + synth + reports), each
- * sample in a fresh process, for the examples and for larger generated platforms.
+ * Synth benchmark: objects, output size, wall time of the whole process and peak memory of a
+ * full synthesis (define + `PlatformSynthApp` synth + reports), each sample in a fresh process,
+ * next to the same documents written by the `yaml` package alone (the floor) and as plain cdk8s
+ * ApiObjects in one chart per file (what a user would write instead).
  *
- *   npx projen bench            # or: npx tsx bench/synth-bench.ts [samples]
+ *   npx projen bench                       # median of 3 for every scenario
+ *   npx tsx bench/synth-bench.ts 1 generated-100x100 generated-100x1000
+ *   BENCH_CDK8S_APP=1 npx tsx bench/synth-bench.ts 1 generated-100x100   # also cdk8s's own App (slow)
  */
 import { execFileSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 
 const samples = Number(process.argv[2] ?? 3);
-const scenarios = ['examples', 'generated-100x20', 'generated-100x60', 'generated-300x60'];
-const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
+const scenarios = process.argv.length > 3 ? process.argv.slice(3)
+  : ['examples', 'generated-100x100', 'generated-100x300', 'generated-300x300', 'generated-100x1000'];
+const root = path.join(__dirname, '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const dumpDir = path.join(root, '.bench');
+fs.mkdirSync(dumpDir, { recursive: true });
 
-console.log(`samples per scenario: ${samples} (median shown), node ${process.version}`);
-console.log('scenario            apps  define ms  synth ms  files  output KiB  max RSS MiB');
+interface Sample { wallMs: number; cpuMs: number; objects: number; mib: number; maxRssMiB: number; writeMs?: number }
+
+// plain ApiObjects go through cdk8s's own App, whose synthesis is quadratic: give up after this long
+const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
+
+function run(args: string[]): Sample | undefined {
+  try {
+    const out = execFileSync(tsx, [path.join(__dirname, 'synth-once.ts'), ...args],
+      { encoding: 'utf-8', stdio: ['ignore', 'pipe', 'inherit'], cwd: root, timeout: timeoutMs, killSignal: 'SIGKILL' });
+    return JSON.parse(out.trim().split('\n').pop()!);
+  } catch (e) {
+    if ((e as { signal?: string }).signal === 'SIGKILL') return undefined;
+    throw e;
+  }
+}
+
+function median(all: (Sample | undefined)[]): Sample | undefined {
+  const runs = all.filter((r): r is Sample => r !== undefined);
+  if (runs.length < all.length) return undefined;
+  const mid = (key: keyof Sample) => runs.map(r => r[key] as number).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  return { ...runs[0], wallMs: mid('wallMs'), cpuMs: mid('cpuMs'), maxRssMiB: mid('maxRssMiB'), writeMs: runs[0].writeMs === undefined ? undefined : mid('writeMs') };
+}
+
+const sec = (ms: number) => (ms / 1000).toFixed(1);
+const over = `> ${timeoutMs / 1000} s`;
+const results = new Map<string, Sample>();
+const rows: string[] = [];
+console.log(`samples per measurement: ${samples} (median), node ${process.version}`);
+console.log('| scenario | objects | MiB | synth wall s | CPU s | peak MiB | `yaml` alone: write s | process s | peak MiB | ApiObjects s | peak MiB | synth / `yaml` write | synth / ApiObjects |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const scenario of scenarios) {
-  const runs = Array.from({ length: samples }, () =>
-    JSON.parse(execFileSync(tsx, [path.join(__dirname, 'synth-once.ts'), scenario], { encoding: 'utf-8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!));
-  const median = (key: string) => runs.map(r => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-  const r = runs[0];
-  console.log(`${scenario.padEnd(18)} ${String(r.apps).padStart(5)} ${String(median('defineMs')).padStart(10)} ${String(median('synthMs')).padStart(9)} `
-    + `${String(r.files).padStart(6)} ${String(r.outputKiB).padStart(11)} ${String(median('maxRssMiB')).padStart(12)}`);
+  const dump = path.join(dumpDir, `${scenario}.json`);
+  // the first sample also writes the documents the other two measurements read
+  const ours = median(Array.from({ length: samples }, (_, i) => run(['platform', scenario, ...i === 0 ? [dump] : []])))!;
+  const floor = median(Array.from({ length: samples }, () => run(['yaml-floor', dump])))!;
+  const plain = median(Array.from({ length: samples }, () => run(['api-objects', dump])));
+  fs.rmSync(dump, { force: true });
+  results.set(scenario, ours);
+  const row = `| ${scenario} | ${ours.objects} | ${ours.mib} | ${sec(ours.wallMs)} | ${sec(ours.cpuMs)} | ${ours.maxRssMiB} `
+    + `| ${sec(floor.writeMs!)} | ${sec(floor.wallMs)} | ${floor.maxRssMiB} `
+    + `| ${plain ? sec(plain.wallMs) : over} | ${plain?.maxRssMiB ?? ''} | ${(ours.wallMs / floor.writeMs!).toFixed(2)} `
+    + `| ${plain ? (ours.wallMs / plain.wallMs).toFixed(2) : `< ${(ours.wallMs / timeoutMs).toFixed(2)}`} |`;
+  rows.push(row);
+  console.log(row);
+  if (process.env.BENCH_CDK8S_APP) {
+    const before = median(Array.from({ length: samples }, () => run(['cdk8s-app', scenario])));
+    console.log(`| ${scenario}, cdk8s App | ${before?.objects ?? ''} | ${before?.mib ?? ''} | ${before ? sec(before.wallMs) : over} | ${before ? sec(before.cpuMs) : ''} `
+      + `| ${before?.maxRssMiB ?? ''} | | | | | | | |`);
+  }
+}
+const small = results.get('generated-100x100');
+const large = results.get('generated-100x1000');
+if (small && large) {
+  console.log(`\nt(100x1000) / t(100x100) = ${(large.wallMs / small.wallMs).toFixed(2)} wall, ${(large.cpuMs / small.cpuMs).toFixed(2)} CPU (target <= 11)`);
 }

@@ -23,3 +23,4 @@ export * from './standards/standards-rule';
 export * from './standards/built-in-rules';
 export * from './standards/platform-standards';
 export * from './report/platform-report';
+export * from './synth/platform-synth-app';

@@ -143,6 +143,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   private readonly placements = new Map<string, string[]>();
   private placementVersion = 0;
   private cachedShardPlan?: { key: string; plan: ShardPlan };
+  /** `clusters`, sorted once per change: apps and their validations read it thousands of times. */
+  private sortedClusters?: Cluster[];
 
   constructor(scope: Construct, id: string, props: ClusterFleetProps = {}) {
     claimChartId(scope, id, `ClusterFleet '${props.fleetName ?? id}'`);
@@ -201,6 +203,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         'Argo CD identifies clusters by server URL, so each cluster needs its own');
     }
     this._clusters.set(cluster.name, cluster);
+    this.sortedClusters = undefined;
     if (cluster.argoCd.kind === ArgoCdTopologyKind.CENTRAL) {
       this.defineClusterSecret(cluster);
     }
@@ -250,7 +253,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   }
 
   public get clusters(): Cluster[] {
-    return [...this._clusters.values()].sort((a, b) => a.name.localeCompare(b.name));
+    this.sortedClusters ??= [...this._clusters.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.sortedClusters];
   }
 
   /**

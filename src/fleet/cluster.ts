@@ -103,6 +103,7 @@ export class Cluster {
   /** The Argo CD controller shard the cluster is pinned to, if any. */
   public readonly pinnedShard?: number;
   private readonly extraLabels: Record<string, string>;
+  private cachedLabels?: Record<string, string>;
 
   private constructor(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology) {
     const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
@@ -172,6 +173,12 @@ export class Cluster {
    * Selectors and capabilities are evaluated against these.
    */
   public get labels(): Record<string, string> {
+    // every app's selectors read these for every cluster: build them once (the cluster is immutable)
+    this.cachedLabels ??= this.buildLabels();
+    return { ...this.cachedLabels };
+  }
+
+  private buildLabels(): Record<string, string> {
     const labels: Record<string, string> = {
       [PlatformLabels.CLUSTER]: this.name,
       [PlatformLabels.PROVIDER]: this.provider,

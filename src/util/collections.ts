@@ -30,5 +30,45 @@ export function duplicates(values: string[]): string[] {
  * @internal
  */
 export function compact<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value));
+  // a JSON round trip, without the text in between: this runs for every step of every Stage
+  return jsonCopy(value, true) as T;
+}
+
+/** What `JSON.parse(JSON.stringify(value))` returns, for the plain data the emitters build. */
+function jsonCopy(value: any, top: boolean): any {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value + 0 : null; // -0 becomes 0, as in JSON
+    case 'bigint':
+      return JSON.stringify(value); // throws, as JSON does
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) {
+        const items = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const copy = jsonCopy(value[i], false);
+          items[i] = copy === undefined ? null : copy;
+        }
+        return items;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || typeof value.toJSON === 'function') {
+        return JSON.parse(JSON.stringify(value)); // Dates, class instances: let JSON decide
+      }
+      const out: Record<string, any> = {};
+      for (const key of Object.keys(value)) {
+        const copy = jsonCopy(value[key], false);
+        if (copy !== undefined) out[key] = copy;
+      }
+      return out;
+    }
+    default:
+      // undefined, functions and symbols vanish from objects (and become null in arrays);
+      // JSON.parse would throw on the top level's `undefined` text
+      if (top) return JSON.parse(JSON.stringify(value) as string);
+      return undefined;
+  }
 }

@@ -1,0 +1,191 @@
+import { Yaml } from 'cdk8s';
+
+/**
+ * Writes synthesized Kubernetes objects as YAML, byte for byte what cdk8s's `Yaml.stringify`
+ * writes (the `yaml` package, schema 1.1, `lineWidth: 0`), without building the `yaml` package's
+ * document model for every object: that model is most of the cost of writing a large platform.
+ *
+ * Objects walk the block layout of `yaml` directly. Only scalars whose spelling needs the
+ * package's judgement (quoting, YAML 1.1 look-alikes such as `yes` or `0755`, block literals,
+ * non-integer numbers) are asked of `Yaml.stringify`, once per distinct value. Anything outside
+ * the JSON shapes `ApiObject.toJson()` produces (undefined values, a shared object, a key that
+ * is not a plain scalar) falls back to `Yaml.stringify` for the whole document, so the output
+ * never differs from cdk8s's.
+ * @internal
+ */
+export class ManifestYaml {
+  /** Scalars as the `yaml` package spells them in value position; `undefined` = fall back. */
+  private readonly scalars = new Map<string, string | null>();
+  /** Whether each key seen so far is written plain; a handful of keys recur in every object. */
+  private readonly plainKeys = new Map<string, boolean>();
+  /** Counts, for tests and the benchmark. */
+  public documentFallbacks = 0;
+
+  /**
+   * The documents as one multi-document YAML string, as `Yaml.stringify(...docs)` returns it.
+   */
+  public stringify(docs: readonly unknown[]): string {
+    let out = '';
+    for (let i = 0; i < docs.length; i++) {
+      if (i > 0) out += '---\n';
+      out += this.document(docs[i]);
+    }
+    return out;
+  }
+
+  private document(doc: unknown): string {
+    if (doc === undefined) return '\n';
+    if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+      const map = doc as Record<string, unknown>;
+      if (Object.keys(map).length === 0) return '{}\n';
+      try {
+        return this.map(map, '', new Set());
+      } catch (e) {
+        if (e !== FALLBACK) throw e;
+      }
+    }
+    this.documentFallbacks++;
+    return Yaml.stringify(doc);
+  }
+
+  /** A non-empty block map whose keys start at `indent`; each entry ends with a newline. */
+  private map(map: Record<string, unknown>, indent: string, seen: Set<object>): string {
+    if (seen.has(map)) throw FALLBACK; // `yaml` would write an anchor and an alias
+    seen.add(map);
+    let out = '';
+    let first = true;
+    for (const key in map) {
+      const value = map[key];
+      // after "- " the first key continues the item's line
+      if (!first) out += indent;
+      first = false;
+      let plain = this.plainKeys.get(key);
+      if (plain === undefined) {
+        plain = isPlainKey(key);
+        this.plainKeys.set(key, plain);
+      }
+      if (!plain) throw FALLBACK;
+      out += key;
+      out += ':';
+      out += this.value(value, indent, seen, true);
+    }
+    return out;
+  }
+
+  /** A non-empty block sequence whose dashes start at `indent`. */
+  private seq(items: unknown[], indent: string, seen: Set<object>): string {
+    if (seen.has(items)) throw FALLBACK;
+    seen.add(items);
+    let out = '';
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) out += indent;
+      out += '-';
+      out += this.value(items[i], indent, seen, false);
+    }
+    return out;
+  }
+
+  /**
+   * The rest of the line after `key:` (inMap) or `-`, and any nested lines, for a value whose
+   * parent starts at `indent`.
+   */
+  private value(value: unknown, indent: string, seen: Set<object>, inMap: boolean): string {
+    switch (typeof value) {
+      case 'string':
+        return ' ' + this.string(value, indent + '  ') + '\n';
+      case 'number':
+        return ' ' + (Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : this.scalar(value)) + '\n';
+      case 'boolean':
+        return value ? ' true\n' : ' false\n';
+      case 'object': {
+        if (value === null) return ' null\n';
+        const child = indent + '  ';
+        if (Array.isArray(value)) {
+          if (value.length === 0) return ' []\n';
+          // `yaml` indents a sequence under a key, and writes a sequence in a sequence inline
+          return inMap ? '\n' + child + this.seq(value, child, seen) : ' ' + this.seq(value, child, seen);
+        }
+        const map = value as Record<string, unknown>;
+        if (isEmpty(map)) return ' {}\n';
+        return inMap ? '\n' + child + this.map(map, child, seen) : ' ' + this.map(map, child, seen);
+      }
+      default:
+        throw FALLBACK;
+    }
+  }
+
+  /** A string in value position; block literals are re-indented to `indent`. */
+  private string(value: string, indent: string): string {
+    // most strings are one line of printable ASCII starting with a letter: decide those here
+    if (LETTER_FIRST_LINE.test(value)) {
+      if (!NEEDS_QUOTES.test(value) && !YAML11_LOOKALIKE.test(value)) return value;
+      // `yaml` prefers double quotes; nothing in such a string needs escaping but these three
+      if (!/["'\\]/.test(value)) return `"${value}"`;
+    } else if (BLOCK_LITERAL.test(value) && value.includes('\n')) {
+      // a block literal: strip (`|-`) or clip (`|`) the one final line break; empty lines stay
+      // unindented (stringifyString.js, `blockString`, with lineWidth 0 never folded)
+      const body = value.endsWith('\n') ? value.slice(0, -1) : value;
+      return `|${body === value ? '-' : ''}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
+    }
+    let spelled = this.scalars.get(value);
+    if (spelled === undefined) {
+      spelled = this.spell(value);
+      this.scalars.set(value, spelled);
+    }
+    if (spelled === null) throw FALLBACK;
+    // a block literal comes back indented for a top-level key: move its lines to this depth
+    return spelled.startsWith('|') || spelled.startsWith('>') ? spelled.replace(/\n(?=[^\n])/g, '\n' + indent.slice(2)) : spelled;
+  }
+
+  private scalar(value: number): string {
+    const text = Yaml.stringify(value);
+    return text.slice(0, -1);
+  }
+
+  /**
+   * How `yaml` spells a string as the value of a top-level key; null if it is not a single
+   * quoted or plain line or a block literal at two spaces (which this emitter cannot re-indent).
+   */
+  private spell(value: string): string | null {
+    const text = Yaml.stringify({ k: value });
+    if (!text.startsWith('k: ') || !text.endsWith('\n')) return null;
+    const body = text.slice(3, -1);
+    if (body.startsWith('|') || body.startsWith('>')) {
+      // every content line must be indented by exactly the block's two spaces (no indicator)
+      const [header, ...lines] = body.split('\n');
+      if (!/^[|>][-+]?$/.test(header)) return null;
+      if (lines.some(l => l !== '' && !l.startsWith('  '))) return null;
+      return body;
+    }
+    if (body.includes('\n')) return null;
+    return body;
+  }
+}
+
+const FALLBACK = Symbol('fallback');
+
+/**
+ * One line of printable ASCII starting with a letter. `yaml` writes such a string plain unless
+ * it has `: ` or ` #` or ends in a space or colon (stringifyString.js, `plainString`) or would
+ * read back as another YAML 1.1 type: a boolean or null word, or a float like `e5`
+ * (schema/yaml-1.1); then it double-quotes it.
+ */
+const LETTER_FIRST_LINE = /^[A-Za-z][\x20-\x7e]*$/;
+const NEEDS_QUOTES = /: | #|[ :]$/;
+/**
+ * Printable ASCII lines that `yaml` writes as a block literal without an indentation indicator
+ * or keep chomping: no leading whitespace, no trailing whitespace but at most one line break.
+ */
+const BLOCK_LITERAL = /^[!-~](?:[ -~\n]*[!-~])?\n?$/;
+const YAML11_LOOKALIKE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF|[Nn]ull|NULL|[eE][-+]?[0-9]+)$/;
+
+/** Keys are written plain when they are plain strings without spaces (k8s keys always are). */
+const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9._/-]*$/;
+function isPlainKey(key: string): boolean {
+  return PLAIN_KEY.test(key) && !YAML11_LOOKALIKE.test(key);
+}
+
+function isEmpty(map: object): boolean {
+  for (const _ in map) return false;
+  return true;
+}
