@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { PlatformLabels } from '../contracts/labels';
+import { listYamlFiles } from '../testkit/yaml-files';
 
 /** The name under which the fleet's objects (cluster Secrets and `fleet*.k8s.yaml`) are grouped. */
 export const FLEET_GROUP = 'fleet';
@@ -81,22 +82,6 @@ function describe(file: string, obj: any): ManifestObject {
 /** Plain code-unit order: the same on every machine. */
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function listYamlFiles(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (current: string): void => {
-    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) {
-        files.push(full);
-      }
-    }
-  };
-  walk(dir);
-  return files.sort(compare);
 }
 
 /** JSON with sorted keys: equal objects give equal text whatever their key order. */

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
-import * as path from 'path';
 import * as YAML from 'yaml';
 import { requireCrdsDir } from './crds-dir';
 import { show } from './finding';
 import { ManifestIssue } from './manifest-issue';
 import { ObjectValidator } from './object-validator';
 import { readCrdsDir, shippedSchemaBundle } from './schema-bundle';
+import { listYamlFiles } from './yaml-files';
 
 /**
  * Options for `ManifestValidator.load()`.
@@ -113,21 +113,4 @@ function identityOf(obj: any): { apiVersion: string; kind: string; name: string;
     name: text(metadata.name ?? metadata.generateName),
   };
   return metadata.namespace === undefined ? identity : { ...identity, namespace: text(metadata.namespace) };
-}
-
-function listYamlFiles(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (current: string): void => {
-    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) {
-        files.push(full);
-      }
-    }
-  };
-  walk(dir);
-  // Plain code-unit order: locale-independent, hence the same on every machine.
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelApplications } from './argocd-applications';
 import { checkClusterConnections, ClusterConnectionOptions } from './argocd-cluster-connection';
@@ -8,6 +7,7 @@ import { ControllerFinding, setSource, uniqueFindings } from './controller-findi
 import { checkPromotions, PromotionModelOptions } from './kargo-promotion-model';
 import { checkStepConfigs } from './kargo-step-checks';
 import { checkWebMetrics } from './rollouts-web-metric';
+import { listYamlFiles } from '../yaml-files';
 
 /**
  * A model of the live controllers, run on synthesized objects without a cluster: what Argo CD
@@ -54,7 +54,7 @@ export function simulateControllers(objects: any[], options: SimulateControllers
  */
 export function simulateManifestDirectory(dir: string, options: SimulateControllersOptions = {}): ControllerFinding[] {
   const objects: any[] = [];
-  for (const file of listYaml(dir)) {
+  for (const file of listYamlFiles(dir)) {
     for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
       const obj = doc.errors.length === 0 ? doc.toJS() : undefined;
       if (obj !== null && typeof obj === 'object') {
@@ -75,17 +75,4 @@ function compareFindings(a: ControllerFinding, b: ControllerFinding): number {
   const ka = [a.source, a.kind, a.namespace ?? '', a.name, a.path, a.code, a.message].join('\u0000');
   const kb = [b.source, b.kind, b.namespace ?? '', b.name, b.path, b.code, b.message].join('\u0000');
   return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
-
-function listYaml(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.isFile() && /\.ya?ml$/.test(e.name)) files.push(full);
-    }
-  };
-  walk(dir);
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
