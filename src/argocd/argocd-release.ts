@@ -4,7 +4,7 @@ import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease } from '../plan/app-release';
-import { ReleasePlan, WavePlan } from '../plan/release-plan';
+import { FreezePlan, ReleasePlan, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
 /** What the Argo CD objects of one app are derived from. */
@@ -30,7 +30,7 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
         name,
         server: ctx.clusters.get(name)!.server,
         namespace: plan.destinationNamespace,
-      }))),
+      })), syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
     });
   }
 
@@ -90,14 +90,53 @@ const SYNC_POLICY = {
   syncOptions: ['CreateNamespace=true'],
 };
 
-function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[]) {
+function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[], windows: SyncWindow[]) {
   return {
     description: ctx.description.slice(0, 255),
     sourceRepos: [ctx.releaseRepo],
     destinations,
     // absent means no cluster-scoped resource at all
     clusterResourceWhitelist: ctx.clusterResources.length > 0 ? ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind })) : undefined,
+    syncWindows: undefinedIfEmpty(windows),
   };
+}
+
+interface SyncWindow {
+  readonly kind: 'deny';
+  readonly schedule: string;
+  readonly duration: string;
+  readonly timeZone: string;
+  readonly manualSync: boolean;
+  readonly applications: string[];
+  readonly description: string;
+}
+
+/**
+ * The deny sync windows of one AppProject: one per freeze of the stages it deploys, scoped to
+ * exactly the Applications of those stages' clusters in this project (Application names, which
+ * Argo CD matches for every sync, manual or automated). A freeze shared by several stages is one
+ * window listing all their Applications. Upstream: argo-cd pkg/apis/application/v1alpha1/types.go
+ * (SyncWindow, SyncWindows.Matches, SyncWindows.CanSync).
+ */
+function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: string[] }[]): SyncWindow[] {
+  const byFreeze = new Map<string, { freeze: FreezePlan; applications: Set<string> }>();
+  for (const { stage, clusters } of parts) {
+    for (const freeze of stage.freezes) {
+      const key = JSON.stringify([freeze.schedule, freeze.duration, freeze.timeZone, freeze.manualSync, freeze.reason]);
+      const entry = byFreeze.get(key) ?? { freeze, applications: new Set<string>() };
+      clusters.forEach(c => entry.applications.add(applicationName(plan.app, c)));
+      byFreeze.set(key, entry);
+    }
+  }
+  return [...byFreeze.values()].map(({ freeze, applications }) => ({
+    kind: 'deny',
+    schedule: freeze.schedule,
+    duration: freeze.duration,
+    timeZone: freeze.timeZone,
+    manualSync: freeze.manualSync,
+    applications: [...applications].sort(),
+    description: freeze.reason,
+  }));
 }
 
 /**
@@ -113,7 +152,8 @@ function definePerClusterApplication(scope: Construct, plan: ReleasePlan, ctx: A
       labels: { [PlatformLabels.APP]: plan.app },
       annotations: undefinedIfEmpty(ctx.annotations),
     },
-    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }]),
+    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }],
+      syncWindows(plan, [{ stage: plan.stages.find(s => s.name === pipelineStage)!, clusters: [cluster] }])),
   });
   new Application(scope, 'Application', {
     metadata: {
