@@ -69,6 +69,18 @@ describe('DeployFreeze', () => {
     ]);
   });
 
+  test('freezes sharing schedule and duration become one window (Argo CD keeps one per kind, schedule, duration)', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    const twin = yearEnd({ reason: 'audit', allowManualSync: true });
+    const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w, { freezes: [twin] })));
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows).toEqual([expect.objectContaining({
+      description: 'year-end freeze; audit', manualSync: false, applications: PROD_APPS,
+    })]);
+    const w2 = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    expect(() => new PlatformApp(w2.app, 'api', appProps(w2, { freezes: [yearEnd({ reason: 'audit', timeZone: 'Asia/Tokyo' })] })))
+      .toThrow(/freezes share the schedule "0 0 20 12 \* for 336h" in different time zones.*year-end freeze.*\(UTC\) and .*audit.*\(Asia\/Tokyo\)/);
+  });
+
   test('validation names the field, the value and the fix', () => {
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) }))
       .toThrow(/DeployFreeze: schedule.*must have 5 fields.*0 0 20 12/);

@@ -112,30 +112,34 @@ interface SyncWindow {
 }
 
 /**
- * The deny sync windows of one AppProject: one per freeze of the stages it deploys, scoped to
- * exactly the Applications of those stages' clusters in this project (Application names, which
- * Argo CD matches for every sync, manual or automated). A freeze shared by several stages is one
- * window listing all their Applications. Upstream: argo-cd pkg/apis/application/v1alpha1/types.go
- * (SyncWindow, SyncWindows.Matches, SyncWindows.CanSync).
+ * The deny sync windows of one AppProject: one per freeze schedule of the stages it deploys,
+ * scoped to exactly the Applications of those stages' clusters in this project (Application
+ * names, which Argo CD matches for every sync, manual or automated). Argo CD rejects two windows
+ * of one kind with the same schedule and duration in a project, so freezes that share both
+ * become one window: the Applications of all, every reason, and manual sync only if every one
+ * allows it (the plan has already refused such freezes in different time zones).
+ * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow, SyncWindows.Matches,
+ * SyncWindows.CanSync) and app_project_types.go (ValidateProject: "window ... already exists").
  */
 function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: string[] }[]): SyncWindow[] {
-  const byFreeze = new Map<string, { freeze: FreezePlan; applications: Set<string> }>();
+  const bySchedule = new Map<string, { freezes: FreezePlan[]; applications: Set<string> }>();
   for (const { stage, clusters } of parts) {
     for (const freeze of stage.freezes) {
-      const key = JSON.stringify([freeze.schedule, freeze.duration, freeze.timeZone, freeze.manualSync, freeze.reason]);
-      const entry = byFreeze.get(key) ?? { freeze, applications: new Set<string>() };
+      const key = JSON.stringify([freeze.schedule, freeze.duration]);
+      const entry = bySchedule.get(key) ?? { freezes: [], applications: new Set<string>() };
+      if (!entry.freezes.some(f => f.reason === freeze.reason && f.manualSync === freeze.manualSync)) entry.freezes.push(freeze);
       clusters.forEach(c => entry.applications.add(applicationName(plan.app, c)));
-      byFreeze.set(key, entry);
+      bySchedule.set(key, entry);
     }
   }
-  return [...byFreeze.values()].map(({ freeze, applications }) => ({
+  return [...bySchedule.values()].map(({ freezes, applications }) => ({
     kind: 'deny',
-    schedule: freeze.schedule,
-    duration: freeze.duration,
-    timeZone: freeze.timeZone,
-    manualSync: freeze.manualSync,
+    schedule: freezes[0].schedule,
+    duration: freezes[0].duration,
+    timeZone: freezes[0].timeZone,
+    manualSync: freezes.every(f => f.manualSync),
     applications: [...applications].sort(),
-    description: freeze.reason,
+    description: [...new Set(freezes.map(f => f.reason))].join('; '),
   }));
 }
 

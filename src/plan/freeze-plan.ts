@@ -1,7 +1,7 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
-import { ProblemList } from '../util/errors';
+import { fail, ProblemList } from '../util/errors';
 
 /**
  * The freezes an app brings besides its pipeline's.
@@ -60,7 +60,26 @@ export function applyFreezes(subject: string, plan: ReleasePlan, pipeline: IProm
     const wait = longestFreeze(freezes);
     return { ...stage, freezes, waves: stage.waves.map(w => ({ ...w, freezeWaitSeconds: wait })) };
   });
+  checkOneZonePerSchedule(subject, stages.flatMap(s => s.freezes));
   return { ...plan, stages, ...input.freezeOverride ? { freezeOverride: input.freezeOverride.record } : {} };
+}
+
+/**
+ * Argo CD keeps one window per kind, schedule and duration in a project, and a window has one
+ * time zone: freezes that share schedule and duration must share the zone.
+ */
+function checkOneZonePerSchedule(subject: string, freezes: FreezePlan[]): void {
+  const zones = new Map<string, FreezePlan>();
+  for (const f of freezes) {
+    const key = `${f.schedule} for ${f.duration}`;
+    const other = zones.get(key);
+    if (other && other.timeZone !== f.timeZone) {
+      fail(subject, 'freezes', `"${other.reason}" (${other.timeZone}) and "${f.reason}" (${f.timeZone})`,
+        `share the schedule "${key}" in different time zones, which Argo CD cannot hold in one AppProject`,
+        'use one time zone for both, or shift one schedule by a minute');
+    }
+    zones.set(key, f);
+  }
 }
 
 /** A freeze that names a stage the pipeline does not have would never apply: report it. */
