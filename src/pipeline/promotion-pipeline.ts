@@ -127,11 +127,8 @@ export interface IPromotionPipeline extends IConstruct {
   readonly stages: PipelineStage[];
   /** Limits on the size of every wave. */
   readonly waveBudget: WaveBudget;
-  /**
-   * Deploy freezes for every app on the pipeline.
-   * @default - none
-   */
-  readonly freezes?: DeployFreeze[];
+  /** Deploy freezes for every app on the pipeline. */
+  readonly freezes: DeployFreeze[];
 }
 
 /**

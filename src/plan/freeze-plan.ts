@@ -37,8 +37,8 @@ function stageFreezes(pipeline: IPromotionPipeline, stage: PipelineStage, input:
       });
     }
   };
-  add('pipeline', pipeline.freezes ?? []);
-  add('stage', stage.freezes ?? []);
+  add('pipeline', pipeline.freezes);
+  add('stage', stage.freezes);
   add('app', input.freezes ?? []);
   return out;
 }
@@ -91,7 +91,7 @@ function checkFreezeStages(problems: ProblemList, pipeline: IPromotionPipeline, 
         'name a stage of the pipeline, or leave stages unset to freeze every stage');
     }
   });
-  check(`pipeline '${pipeline.pipelineName}' freezes`, pipeline.freezes ?? []);
+  check(`pipeline '${pipeline.pipelineName}' freezes`, pipeline.freezes);
   check('freezes', input.freezes ?? []);
 }
 
