@@ -1,7 +1,9 @@
+import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement,
+  Accelerator, Artifact, ClusterSelector, DeployFreeze, FreezeSchedule,
+  GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement,
   Verification, Versioning,
 } from '../src';
 
@@ -47,6 +49,14 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
         successCondition: 'result[0] < 0.5',
       }),
     ],
+    // the weekly training run needs every accelerator: production model servers stay put meanwhile
+    freezes: [new DeployFreeze({
+      reason: 'weekly training window',
+      schedule: FreezeSchedule.cron('0 22 * * 5', Duration.hours(56)),
+      timeZone: 'America/Los_Angeles',
+      allowManualSync: true,
+      stages: ['prod'],
+    })],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
     ...overrides,

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  Approval, ClusterFleet, ClusterSelector, PlatformStandards, PromotionPipeline, Tier, Verification, Waves,
+  Approval, ClusterFleet, ClusterSelector, DeployFreeze, FreezeSchedule, PlatformStandards, PromotionPipeline, Tier, Verification, Waves,
 } from '../src';
 
 /**
@@ -44,7 +44,16 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
   // every app promoted to production on the standard pipeline passes the platform's smoke test
   const platformSmoke = Verification.fromTemplate('platform-smoke', { clusterScoped: true });
 
+  // nothing ships to production from Dec 20 to Jan 3 (Berlin time); Kargo promotions into prod wait it out
+  const yearEndFreeze = new DeployFreeze({
+    reason: 'year-end change freeze (Dec 20 - Jan 3)',
+    schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)),
+    timeZone: 'Europe/Berlin',
+    stages: ['prod'],
+  });
+
   const standard = new PromotionPipeline(scope, 'standard', {
+    freezes: [yearEndFreeze],
     stages: [
       { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
       { name: 'staging', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic() },

@@ -7,6 +7,7 @@ export * from './fleet/cluster-fleet';
 export * from './pipeline/approval';
 export * from './pipeline/waves';
 export * from './pipeline/promotion-pipeline';
+export * from './pipeline/deploy-freeze';
 export * from './plan/owner';
 export * from './artifact/versioning';
 export * from './artifact/artifact';

@@ -4,6 +4,7 @@ import { RepositoryCredentials } from '../artifact/repository-credentials';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { Requirement } from '../fleet/requirement';
+import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
 import { AppOwner } from '../plan/owner';
 import { ClusterResource, StandardsExemption } from '../plan/planned-app';
@@ -78,4 +79,16 @@ export interface PlatformAppProps {
    * @default - none
    */
   readonly exemptions?: StandardsExemption[];
+  /**
+   * Deploy freezes of this app only (in the stages each names; all when it names none), on top
+   * of its pipeline's.
+   * @default - none
+   */
+  readonly freezes?: DeployFreeze[];
+  /**
+   * An emergency exception from every freeze of the app, recorded on its Kargo Project and
+   * AppProjects; its windows then let a person's promotion through (`manualSync`).
+   * @default - none: the freezes hold
+   */
+  readonly freezeOverride?: FreezeOverride;
 }

@@ -4,8 +4,11 @@ import { claimAppNames } from './app-names';
 import { PlatformAppProps } from './platform-app-props';
 import { releaseRepoOf, validateApp } from './validate-app';
 import { Artifact } from '../artifact/artifact';
+import { PlatformLabels } from '../contracts/labels';
 import { ClusterFleet, IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { FreezeOverride } from '../pipeline/deploy-freeze';
+import { checkFreezes } from '../pipeline/freeze-checks';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
 import { AppRelease, resolveAppRelease } from '../plan/app-release';
 import { AppOwner } from '../plan/owner';
@@ -13,6 +16,7 @@ import { ClusterResource, IPlatformApp, isPlannedApp, markPlannedApp, StandardsE
 import { ReleasePlan } from '../plan/release-plan';
 import { RepositoryAccess } from '../plan/repository-access';
 import { emitApp } from '../synth/emit-app';
+import { fail } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
 import { Verification } from '../verification/verification';
 
@@ -61,6 +65,10 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
     const { checks, accesses } = validateApp(subject, this.appName, props);
+    checkFreezes(subject, 'freezes', props.freezes ?? []);
+    if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
+      fail(subject, 'freezeOverride', props.freezeOverride, 'must be a FreezeOverride', "use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })");
+    }
     this.clusterResources = (props.clusterResources ?? []).map(r => ({ group: r.group, kind: r.kind }));
     this.exemptions = (props.exemptions ?? []).map(e => ({ ruleId: e.ruleId, justification: e.justification.trim() }));
     this.fleet = props.fleet;
@@ -90,9 +98,14 @@ export class PlatformApp extends Chart implements IPlatformApp {
       source: props.source,
       artifacts: this.artifacts,
       description: `${this.appName}, owned by team ${props.owner.team} (${props.owner.contact})`,
-      annotations: this.exemptions.length > 0
-        ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
-        : {},
+      annotations: {
+        ...this.exemptions.length > 0
+          ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
+          : {},
+        ...props.freezeOverride ? { [PlatformLabels.FREEZE_OVERRIDE]: props.freezeOverride.record } : {},
+      },
+      freezes: props.freezes,
+      freezeOverride: props.freezeOverride,
       clusterResources: this.clusterResources,
       accesses,
     });

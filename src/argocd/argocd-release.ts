@@ -4,7 +4,7 @@ import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease } from '../plan/app-release';
-import { ReleasePlan, WavePlan } from '../plan/release-plan';
+import { FreezePlan, ReleasePlan, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
 /** What the Argo CD objects of one app are derived from. */
@@ -30,7 +30,7 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
         name,
         server: ctx.clusters.get(name)!.server,
         namespace: plan.destinationNamespace,
-      }))),
+      })), syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
     });
   }
 
@@ -90,14 +90,57 @@ const SYNC_POLICY = {
   syncOptions: ['CreateNamespace=true'],
 };
 
-function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[]) {
+function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[], windows: SyncWindow[]) {
   return {
     description: ctx.description.slice(0, 255),
     sourceRepos: [ctx.releaseRepo],
     destinations,
     // absent means no cluster-scoped resource at all
     clusterResourceWhitelist: ctx.clusterResources.length > 0 ? ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind })) : undefined,
+    syncWindows: undefinedIfEmpty(windows),
   };
+}
+
+interface SyncWindow {
+  readonly kind: 'deny';
+  readonly schedule: string;
+  readonly duration: string;
+  readonly timeZone: string;
+  readonly manualSync: boolean;
+  readonly applications: string[];
+  readonly description: string;
+}
+
+/**
+ * The deny sync windows of one AppProject: one per freeze schedule of the stages it deploys,
+ * scoped to exactly the Applications of those stages' clusters in this project (Application
+ * names, which Argo CD matches for every sync, manual or automated). Argo CD rejects two windows
+ * of one kind with the same schedule and duration in a project, so freezes that share both
+ * become one window: the Applications of all, every reason, and manual sync only if every one
+ * allows it (the plan has already refused such freezes in different time zones).
+ * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow, SyncWindows.Matches,
+ * SyncWindows.CanSync) and app_project_types.go (ValidateProject: "window ... already exists").
+ */
+function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: string[] }[]): SyncWindow[] {
+  const bySchedule = new Map<string, { freezes: FreezePlan[]; applications: Set<string> }>();
+  for (const { stage, clusters } of parts) {
+    for (const freeze of stage.freezes) {
+      const key = JSON.stringify([freeze.schedule, freeze.duration]);
+      const entry = bySchedule.get(key) ?? { freezes: [], applications: new Set<string>() };
+      if (!entry.freezes.some(f => f.reason === freeze.reason && f.manualSync === freeze.manualSync)) entry.freezes.push(freeze);
+      clusters.forEach(c => entry.applications.add(applicationName(plan.app, c)));
+      bySchedule.set(key, entry);
+    }
+  }
+  return [...bySchedule.values()].map(({ freezes, applications }) => ({
+    kind: 'deny',
+    schedule: freezes[0].schedule,
+    duration: freezes[0].duration,
+    timeZone: freezes[0].timeZone,
+    manualSync: freezes.every(f => f.manualSync),
+    applications: [...applications].sort(),
+    description: [...new Set(freezes.map(f => f.reason))].join('; '),
+  }));
 }
 
 /**
@@ -113,7 +156,8 @@ function definePerClusterApplication(scope: Construct, plan: ReleasePlan, ctx: A
       labels: { [PlatformLabels.APP]: plan.app },
       annotations: undefinedIfEmpty(ctx.annotations),
     },
-    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }]),
+    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }],
+      syncWindows(plan, [{ stage: plan.stages.find(s => s.name === pipelineStage)!, clusters: [cluster] }])),
   });
   new Application(scope, 'Application', {
     metadata: {

@@ -1,5 +1,5 @@
 import { AppChange, PlanChange } from './release-diff';
-import { activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
+import { ActiveWindow, activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
 
 /**
@@ -7,7 +7,7 @@ import { PlatformLabels } from '../contracts/labels';
  * app's AppProject (or its Kargo Project) with the reason and who agreed, e.g.
  * `gitops-platform.io/freeze-override: "CHG-1234 hotfix, approved by release board"`.
  */
-export const FREEZE_OVERRIDE_ANNOTATION = `${PlatformLabels.PREFIX}/freeze-override`;
+export const FREEZE_OVERRIDE_ANNOTATION = PlatformLabels.FREEZE_OVERRIDE;
 
 /** What a change rule sees besides the change. */
 export interface ChangeRuleContext {
@@ -131,7 +131,8 @@ function countOf(app: AppChange): string {
   return `${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed object(s)`;
 }
 
-function describeWindow(w: SyncWindow): string {
+/** A window in one line: schedule, duration, zone and reason. */
+export function describeWindow(w: SyncWindow): string {
   return `"${w.schedule}" for ${w.duration}${w.timeZone ? ` (${w.timeZone})` : ''}${w.description ? ` – ${w.description}` : ''}`;
 }
 
@@ -143,6 +144,46 @@ function overrideReason(change: PlanChange, app: string): string | undefined {
     if (typeof reason === 'string' && reason.trim() !== '') return reason;
   }
   return undefined;
+}
+
+/** A deny sync window that is active now and holds some stages of a changed app. */
+export interface ActiveFreeze {
+  readonly app: string;
+  /** The pipeline stages whose Applications it holds, in promotion order. */
+  readonly stages: string[];
+  readonly window: SyncWindow;
+  readonly active: ActiveWindow;
+  /** The override recorded on the app's AppProject or Kargo Project, if any. */
+  readonly override?: string;
+}
+
+/**
+ * The deny windows of the changed apps' AppProjects (after the change) that are active at `now`,
+ * with the stages they hold: what the plan shows as active freezes. Windows that do not evaluate
+ * are left to `no-production-change-during-freeze`, which reports them.
+ */
+export function activeFreezes(change: PlanChange, now: Date): ActiveFreeze[] {
+  return change.apps.flatMap((app) => {
+    const windows = new Map<string, SyncWindow>();
+    for (const o of change.head.ofGroup(app.app)) {
+      if (o.obj?.kind !== 'AppProject' || !String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/')) continue;
+      for (const w of o.obj.spec?.syncWindows ?? []) if (w?.kind === 'deny') windows.set(JSON.stringify(w), w);
+    }
+    const out: ActiveFreeze[] = [];
+    for (const window of windows.values()) {
+      let active: ActiveWindow | undefined;
+      try {
+        active = activeOccurrence(window, now);
+      } catch {
+        continue;
+      }
+      if (!active) continue;
+      const stages = (app.after?.stages ?? [])
+        .filter((s) => s.waves.some((w) => w.targets.some((t) => windowApplies(window, t)))).map((s) => s.name);
+      if (stages.length > 0) out.push({ app: app.app, stages, window, active, override: overrideReason(change, app.app) });
+    }
+    return out;
+  });
 }
 
 /** Configuration of the change rules (the `changeRules` key of the config file). */

@@ -1,4 +1,4 @@
-import { ChangeViolation } from './change-rules';
+import { ActiveFreeze, ChangeViolation, describeWindow } from './change-rules';
 import { AppChange, Before, FleetChange, ObjectChanges, PlanChange, StageChange } from './release-diff';
 
 const LIST_LIMIT = 20;
@@ -36,7 +36,7 @@ export function summaryOf(app: AppChange): string {
 }
 
 /** Renders a change as Markdown for a pull-request comment. */
-export function renderPlan(change: PlanChange, violations: ChangeViolation[], baseLabel: string): string {
+export function renderPlan(change: PlanChange, violations: ChangeViolation[], baseLabel: string, freezes: ActiveFreeze[] = []): string {
   const lines: string[] = [];
   const affected = change.apps.length;
   lines.push(`## Release plan against ${code(baseLabel)}`, '');
@@ -51,6 +51,15 @@ export function renderPlan(change: PlanChange, violations: ChangeViolation[], ba
   if (violations.length) {
     lines.push(`### ${plural(violations.length, 'change standard')} broken`, '');
     for (const v of violations) lines.push(`- ${code(v.ruleId)} ${v.message}. To satisfy: ${v.fix}.`);
+    lines.push('');
+  }
+
+  if (freezes.length) {
+    lines.push(`### ${plural(freezes.length, 'active freeze')}`, '');
+    for (const f of freezes) {
+      lines.push(`- ${f.app}: ${f.stages.map(code).join(', ')} frozen by ${describeWindow(f.window)} until ${f.active.end.toISOString()}`
+        + `${f.window.manualSync ? ' (manual sync allowed)' : ''}${f.override ? `; overridden: ${f.override}` : ''}`);
+    }
     lines.push('');
   }
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { changeRules, ChangeRulesConfig, checkChange } from './change-rules';
+import { activeFreezes, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
 import { ManifestSet } from './manifest-set';
 import { renderPlan } from './plan-markdown';
 import { diffTrees } from './release-diff';
@@ -130,7 +130,7 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   const render = (base: ManifestSet, head: ManifestSet, label: string): number => {
     const change = diffTrees(base, head, options);
     const violations = checkChange(change, rules, { now });
-    io.stdout(renderPlan(change, violations, label));
+    io.stdout(renderPlan(change, violations, label, activeFreezes(change, now)));
     return violations.length ? EXIT_VIOLATION : EXIT_OK;
   };
 

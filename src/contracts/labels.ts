@@ -34,6 +34,12 @@ export class PlatformLabels {
   public static readonly STAGE = 'gitops-platform.io/stage';
   /** The pipeline stage an Argo CD Application belongs to. */
   public static readonly PIPELINE_STAGE = 'gitops-platform.io/pipeline-stage';
+  /**
+   * Annotation (on an app's Kargo Project and AppProjects) recording an emergency exception from
+   * the app's deploy freezes: who decided, why and until when. The change review accepts a
+   * production change during a freeze only with it.
+   */
+  public static readonly FREEZE_OVERRIDE = 'gitops-platform.io/freeze-override';
 
   private constructor() {}
 }

@@ -1,3 +1,4 @@
+import { Duration } from 'cdk8s';
 import { Artifact, ArtifactKind } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
@@ -7,6 +8,7 @@ import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
 import { StagePlan, WavePlan } from '../plan/release-plan';
+import { toGoDuration } from '../util/duration';
 
 /**
  * Everything the promotion steps of one app are derived from.
@@ -143,6 +145,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
   steps.push({
     uses: 'argocd-update',
     as: 'sync',
+    ...freezeRetry(wave),
     config: {
       apps: [{
         namespace: wave.argoCdNamespace,
@@ -152,6 +155,25 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
     },
   });
   return steps;
+}
+
+/**
+ * Time a sync gets once no freeze holds it any longer (the step's own default is 5m: argo-cd
+ * pkg/promotion/runner/builtin/argocd_updater.go, DefaultTimeout).
+ */
+const SYNC_ALLOWANCE_SECONDS = 30 * 60;
+
+/**
+ * While a deny sync window blocks the sync, `argocd-update` reports Running and is retried until
+ * its timeout: Kargo recommends a timeout at least as long as the longest deny window
+ * (kargo docs/docs/50-user-guide/60-reference-docs/30-promotion-steps/argocd-update.md, v1.11.2).
+ * A promotion that starts as the window opens waits the whole window and then needs time to
+ * sync, so the timeout is the window plus that allowance: the promotion waits instead of failing
+ * half-way with the release branch already pushed.
+ */
+function freezeRetry(wave: WavePlan): { retry?: { timeout: string } } {
+  if (wave.freezeWaitSeconds === undefined) return {};
+  return { retry: { timeout: toGoDuration(Duration.seconds(wave.freezeWaitSeconds + SYNC_ALLOWANCE_SECONDS)) } };
 }
 
 /** Steps that change the source before rendering: image and chart versions from Freight. */

@@ -1,6 +1,8 @@
 import { Duration } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Approval } from './approval';
+import { DeployFreeze } from './deploy-freeze';
+import { checkFreezes } from './freeze-checks';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { fail, ProblemList, reportValue } from '../util/errors';
@@ -47,6 +49,11 @@ export interface PipelineStageOptions {
    * @default - the pipeline's wave budget
    */
   readonly waveBudget?: WaveBudget;
+  /**
+   * Deploy freezes of this stage, for every app on the pipeline.
+   * @default - none
+   */
+  readonly freezes?: DeployFreeze[];
 }
 
 /**
@@ -72,6 +79,8 @@ export class PipelineStage {
   public readonly verification: Verification[];
   /** Limits on the size of this stage's waves, if the stage sets its own. */
   public readonly waveBudget?: WaveBudget;
+  /** Deploy freezes of this stage. */
+  public readonly freezes: DeployFreeze[];
 
   constructor(options: PipelineStageOptions) {
     this.name = options.name;
@@ -82,6 +91,7 @@ export class PipelineStage {
     this.production = options.production;
     this.verification = [...options.verification ?? []];
     this.waveBudget = options.waveBudget ? { ...options.waveBudget } : undefined;
+    this.freezes = [...options.freezes ?? []];
   }
 }
 
@@ -99,6 +109,12 @@ export interface PromotionPipelineProps {
    * @default - no limits
    */
   readonly waveBudget?: WaveBudget;
+  /**
+   * Deploy freezes for every app on the pipeline, in the stages each freeze names (all when it
+   * names none).
+   * @default - none
+   */
+  readonly freezes?: DeployFreeze[];
 }
 
 /**
@@ -111,6 +127,8 @@ export interface IPromotionPipeline extends IConstruct {
   readonly stages: PipelineStage[];
   /** Limits on the size of every wave. */
   readonly waveBudget: WaveBudget;
+  /** Deploy freezes for every app on the pipeline. */
+  readonly freezes: DeployFreeze[];
 }
 
 /**
@@ -132,6 +150,7 @@ export interface IPromotionPipeline extends IConstruct {
 export class PromotionPipeline extends Construct implements IPromotionPipeline {
   public readonly pipelineName: string;
   public readonly waveBudget: WaveBudget;
+  public readonly freezes: DeployFreeze[];
   private readonly _stages: PipelineStage[] = [];
 
   constructor(scope: Construct, id: string, props: PromotionPipelineProps = {}) {
@@ -139,6 +158,8 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     this.pipelineName = id;
     this.waveBudget = { ...props.waveBudget ?? {} };
     checkWaveBudget(`PromotionPipeline '${id}'`, 'waveBudget', this.waveBudget);
+    this.freezes = [...props.freezes ?? []];
+    checkFreezes(`PromotionPipeline '${id}'`, 'freezes', this.freezes);
     for (const stage of props.stages ?? []) {
       this.addStage(stage);
     }
@@ -160,6 +181,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     if (!(options.clusters instanceof ClusterSelector)) {
       fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
+    checkFreezes(subject, `stage "${options.name}" freezes`, options.freezes ?? [], options.name);
     if (options.waveBudget) checkWaveBudget(subject, `stage "${options.name}" waveBudget`, options.waveBudget);
     const problems = new ProblemList(subject);
     reportValue(problems, `stage "${options.name}" clusters`, options.clusters);

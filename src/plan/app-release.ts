@@ -1,3 +1,4 @@
+import { applyFreezes } from './freeze-plan';
 import { ClusterResource } from './planned-app';
 import { ReleasePlan } from './release-plan';
 import { RepositoryAccess } from './repository-access';
@@ -56,7 +57,7 @@ export interface AppReleaseInput extends PlanInput {
  * @internal
  */
 export function resolveAppRelease(input: AppReleaseInput): AppRelease {
-  const plan = resolveReleasePlan(input);
+  const plan = applyFreezes(input.subject, resolveReleasePlan(input), input.pipeline, input);
   const inFleet = new Map(input.fleet.clusters.map(c => [c.name, c]));
   const clusters = new Map(plan.clusters.map(name => [name, inFleet.get(name)!]));
   return {

@@ -27,6 +27,32 @@ export interface WavePlan {
   readonly kargoShard?: string;
   /** The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD only). */
   readonly applicationSet?: string;
+  /**
+   * The longest deploy freeze of the wave's stage, in seconds: a promotion that meets it waits
+   * this long for Argo CD to sync (the `argocd-update` step's timeout covers it).
+   * @default - no freeze
+   */
+  readonly freezeWaitSeconds?: number;
+}
+
+/**
+ * A deploy freeze as it applies to one stage of one app: an Argo CD deny sync window.
+ */
+export interface FreezePlan {
+  /** Why nothing may ship. */
+  readonly reason: string;
+  /** The cron schedule the freeze starts at. */
+  readonly schedule: string;
+  /** How long it holds (Argo CD duration). */
+  readonly duration: string;
+  /** How long it holds, in seconds. */
+  readonly durationSeconds: number;
+  /** The time zone of the schedule. */
+  readonly timeZone: string;
+  /** Whether a person may still sync (the freeze allows it, or the app has an override). */
+  readonly manualSync: boolean;
+  /** Where the freeze was given: `pipeline`, `stage` or `app`. */
+  readonly origin: string;
 }
 
 /**
@@ -49,6 +75,8 @@ export interface StagePlan {
   readonly verification: string[];
   /** The waves, in rollout order. */
   readonly waves: WavePlan[];
+  /** The deploy freezes of the stage, pipeline's first, then the stage's, then the app's. */
+  readonly freezes: FreezePlan[];
 }
 
 /**
@@ -66,4 +94,9 @@ export interface ReleasePlan {
   readonly clusters: string[];
   /** The stages, in promotion order. */
   readonly stages: StagePlan[];
+  /**
+   * The app's emergency exception from its freezes (`<reason> (by <who>)`), if any.
+   * @default - none
+   */
+  readonly freezeOverride?: string;
 }

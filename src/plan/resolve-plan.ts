@@ -1,3 +1,4 @@
+import { FreezeInput } from './freeze-plan';
 import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
@@ -17,7 +18,7 @@ import { Verification } from '../verification/verification';
  * What the plan is resolved from.
  * @internal
  */
-export interface PlanInput {
+export interface PlanInput extends FreezeInput {
   /** Who is being planned, for messages (`PlatformApp 'checkout'`). */
   readonly subject: string;
   readonly app: string;
@@ -102,6 +103,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       pullRequestLabels: [...stage.approval.pullRequestLabels],
       verification: (input.verification.get(stage.name) ?? []).map(v => v.name),
       waves,
+      freezes: [],
     });
   }
 

@@ -4,6 +4,7 @@ import { App } from 'cdk8s';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
+import { ReleasePlan } from '../plan/release-plan';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
@@ -30,7 +31,8 @@ export class PlatformReport {
       `  warehouse[("Warehouse ${plan.app}")]`,
     ];
     for (const stage of plan.stages) {
-      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.approval}${stage.production ? ', production' : ''}"]`);
+      const frozen = stage.freezes.length > 0 ? `<br/>frozen: ${stage.freezes.map(f => f.reason).join('; ')}` : '';
+      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.approval}${stage.production ? ', production' : ''}${frozen}"]`);
       for (const wave of stage.waves) {
         const where = wave.argoCd === ArgoCdTopologyKind.CENTRAL ? 'central Argo CD' : `own Argo CD, shard ${wave.kargoShard}`;
         lines.push(`    ${id(wave.kargoStage)}["${wave.kargoStage}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
@@ -52,6 +54,7 @@ export class PlatformReport {
           + `| ${wave.soak ?? ''} | ${stage.verification.join(', ')} | \`${wave.releaseBranch}\` | ${wave.clusters.join(', ')} |`);
       }
     }
+    lines.push(...freezeLines(plan));
     lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} \`${a.repoUrl}\``).join(', ')}.`);
     if (app.exemptions.length > 0) {
       lines.push('', 'Standards exemptions:', '', ...app.exemptions.map(e => `- \`${e.ruleId}\`: ${e.justification}`));
@@ -97,6 +100,21 @@ export class PlatformReport {
   }
 
   private constructor() {}
+}
+
+/**
+ * The deploy freezes per stage: when they hold, whether a person may still promote, and the
+ * app's override. Whether one is active depends on the time: `cdk8s-gitops-platform plan --now`
+ * evaluates that.
+ */
+function freezeLines(plan: ReleasePlan): string[] {
+  const rows = plan.stages.flatMap(s => s.freezes.map(f => `| ${s.name} | ${f.reason} | \`${f.schedule}\` for ${f.duration} (${f.timeZone}) `
+    + `| ${f.manualSync ? 'yes' : 'no'} | ${f.origin} |`));
+  if (rows.length === 0) return [];
+  const lines = ['', '## Deploy freezes', '', 'Argo CD deny sync windows on the stage\'s Applications; Kargo promotions into the stage wait them out.', '',
+    '| stage | reason | when | manual promotion | from |', '| --- | --- | --- | --- | --- |', ...rows];
+  if (plan.freezeOverride) lines.push('', `**Freeze override:** ${plan.freezeOverride}`);
+  return lines;
 }
 
 /** Mermaid node ids: letters, digits and underscores. */

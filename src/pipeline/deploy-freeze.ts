@@ -1,0 +1,198 @@
+import { Duration } from 'cdk8s';
+import { CronSchedule } from '../util/cron';
+import { toGoDuration } from '../util/duration';
+import { fail } from '../util/errors';
+import { dns1123LabelProblem } from '../util/names';
+
+/**
+ * When a deploy freeze holds: from every time a cron schedule fires, for a duration. This is
+ * exactly what an Argo CD sync window can express (`schedule` + `duration`), so the freeze is
+ * emitted without approximation.
+ *
+ * @example
+ * // every year from Dec 20, 00:00 for 14 days (until Jan 3, 00:00)
+ * FreezeSchedule.cron('0 0 20 12 *', Duration.days(14));
+ */
+export class FreezeSchedule {
+  /**
+   * From every time `expression` fires (5 cron fields: minute hour day-of-month month
+   * day-of-week, or a descriptor such as `@weekly`), for `duration` (whole minutes).
+   */
+  public static cron(expression: string, duration: Duration): FreezeSchedule {
+    return new FreezeSchedule(expression, duration);
+  }
+
+  private constructor(
+    /** The cron expression. */
+    public readonly expression: string,
+    /** How long the freeze holds each time. */
+    public readonly duration: Duration) {}
+}
+
+/**
+ * Properties for `DeployFreeze`.
+ */
+export interface DeployFreezeProps {
+  /** Why nothing may ship, shown in the AppProject's sync window, the plan and the change review. */
+  readonly reason: string;
+  /** When the freeze holds. */
+  readonly schedule: FreezeSchedule;
+  /**
+   * The IANA time zone the schedule is read in (e.g. `Europe/Berlin`).
+   * @default 'UTC'
+   */
+  readonly timeZone?: string;
+  /**
+   * Whether a person may still sync during the freeze: an Argo CD manual sync, or a Kargo
+   * promotion someone started by hand (Kargo syncs as that user with `Automated: false`).
+   * Automatic promotions and self-heal stay blocked either way.
+   * @default false
+   */
+  readonly allowManualSync?: boolean;
+  /**
+   * The pipeline stages the freeze applies to, when it is given to a whole pipeline or app.
+   * @default - every stage (a freeze given to a stage applies to that stage)
+   */
+  readonly stages?: string[];
+}
+
+/**
+ * A time when nothing ships: no Argo CD sync of the affected apps' Applications, and Kargo
+ * promotions into a frozen stage wait until the freeze ends instead of failing half-way.
+ *
+ * Give it to a pipeline (`PromotionPipelineProps.freezes`: every app on the pipeline), a stage
+ * (`PipelineStageOptions.freezes`) or an app (`PlatformAppProps.freezes`). It becomes a `deny`
+ * sync window in exactly the AppProjects that deploy the frozen stages, scoped to the frozen
+ * stages' Applications, and a `retry.timeout` on the Kargo `argocd-update` step that outlasts
+ * the window. `PlatformAppProps.freezeOverride` lets an app through, on the record.
+ *
+ * @example
+ * const holidays = new DeployFreeze({
+ *   reason: 'year-end change freeze',
+ *   schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)),
+ *   timeZone: 'Europe/Berlin',
+ *   stages: ['prod'],
+ * });
+ * new PromotionPipeline(chart, 'standard', { stages, freezes: [holidays] });
+ */
+export class DeployFreeze {
+  /** Why nothing may ship. */
+  public readonly reason: string;
+  /** The cron expression the freeze starts at. */
+  public readonly schedule: string;
+  /** How long each freeze holds, as an Argo CD duration (`336h`). */
+  public readonly duration: string;
+  /** How long each freeze holds, in seconds. */
+  public readonly durationSeconds: number;
+  /** The time zone the schedule is read in. */
+  public readonly timeZone: string;
+  /** Whether a person may still sync. */
+  public readonly allowManualSync: boolean;
+  /** The stages the freeze is limited to (empty: all). */
+  public readonly stages: string[];
+
+  constructor(props: DeployFreezeProps) {
+    const subject = 'DeployFreeze';
+    const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
+    if (reason === '') fail(subject, 'reason', props.reason, 'is empty', 'say why nothing may ship, e.g. "year-end change freeze"');
+    if (!(props.schedule instanceof FreezeSchedule)) {
+      fail(subject, 'schedule', props.schedule, 'must be a FreezeSchedule', "use FreezeSchedule.cron('0 0 20 12 *', Duration.days(14))");
+    }
+    const { expression, duration } = props.schedule;
+    try {
+      CronSchedule.parse(String(expression));
+    } catch (e) {
+      fail(subject, 'schedule', expression, `is not a cron schedule Argo CD accepts: ${(e as Error).message}`,
+        "use 5 fields (minute hour day-of-month month day-of-week), e.g. '0 0 20 12 *'");
+    }
+    const seconds = typeof (duration as any)?.toSeconds === 'function' ? duration.toSeconds({ integral: false }) : NaN;
+    if (!(Number.isInteger(seconds) && seconds >= 60 && seconds % 60 === 0)) {
+      fail(subject, 'schedule duration', Number.isNaN(seconds) ? duration : `${seconds}s`,
+        'must be a positive whole number of minutes (Argo CD checks windows once a minute)', 'use Duration.hours() or Duration.days()');
+    }
+    const timeZone = props.timeZone ?? 'UTC';
+    if (!isTimeZone(timeZone)) {
+      fail(subject, 'timeZone', timeZone, 'is not an IANA time zone', "use a name such as 'UTC', 'Europe/Berlin' or 'America/New_York'");
+    }
+    for (const stage of props.stages ?? []) {
+      const problem = dns1123LabelProblem(stage);
+      if (problem) fail(subject, 'stages', stage, problem, 'name pipeline stages, e.g. "prod"');
+    }
+    this.reason = reason;
+    this.schedule = expression.trim();
+    this.duration = toGoDuration(duration);
+    this.durationSeconds = seconds;
+    this.timeZone = timeZone;
+    this.allowManualSync = props.allowManualSync ?? false;
+    this.stages = [...props.stages ?? []];
+  }
+
+  /** Whether the freeze covers a stage (it covers every stage unless it names some). */
+  public appliesTo(stage: string): boolean {
+    return this.stages.length === 0 || this.stages.includes(stage);
+  }
+}
+
+/**
+ * Properties for `FreezeOverride.of()`.
+ */
+export interface FreezeOverrideProps {
+  /** Who decided to ship during the freeze (a person or a change board, e.g. `alice@acme.example`). */
+  readonly by: string;
+  /** Why it cannot wait (e.g. `CVE-2026-1234 hotfix, CHG-881`). */
+  readonly reason: string;
+  /**
+   * Until when the override was granted (ISO date), recorded for the reviewer; remove the
+   * override after it.
+   * @default - not recorded
+   */
+  readonly until?: string;
+}
+
+/**
+ * An emergency exception from every deploy freeze of one app, explicit and on the record: it is
+ * written as the `gitops-platform.io/freeze-override` annotation (who, why, until) on the app's
+ * Kargo Project and AppProjects, which the `no-production-change-during-freeze` change rule
+ * accepts, and it turns the app's deny windows into windows that let a person through
+ * (`manualSync: true`): a Kargo promotion someone starts by hand syncs, automation stays held.
+ *
+ * @example
+ * new PlatformApp(chart, 'checkout-api', { ..., freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234 hotfix' }) });
+ */
+export class FreezeOverride {
+  /** An override granted by someone, for a reason. */
+  public static of(props: FreezeOverrideProps): FreezeOverride {
+    const subject = 'FreezeOverride';
+    const by = typeof props.by === 'string' ? props.by.trim() : '';
+    const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
+    if (by === '') fail(subject, 'by', props.by, 'is empty', 'name who approved shipping during the freeze');
+    if (reason === '') fail(subject, 'reason', props.reason, 'is empty', 'say why the change cannot wait, e.g. a CVE or incident id');
+    if (props.until !== undefined && !/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(props.until)) {
+      fail(subject, 'until', props.until, 'is not an ISO date', "use '2026-12-24' or '2026-12-24T18:00:00Z'");
+    }
+    return new FreezeOverride(by, reason, props.until);
+  }
+
+  private constructor(
+    /** Who decided. */
+    public readonly by: string,
+    /** Why. */
+    public readonly reason: string,
+    /** Until when, if recorded. */
+    public readonly until?: string) {}
+
+  /** The annotation value: `<reason> (by <who>[, until <date>])`. */
+  public get record(): string {
+    return `${this.reason} (by ${this.by}${this.until ? `, until ${this.until}` : ''})`;
+  }
+}
+
+function isTimeZone(zone: unknown): boolean {
+  if (typeof zone !== 'string' || zone === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

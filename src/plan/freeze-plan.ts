@@ -1,0 +1,102 @@
+import { FreezePlan, ReleasePlan } from './release-plan';
+import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
+import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
+import { fail, ProblemList } from '../util/errors';
+
+/**
+ * The freezes an app brings besides its pipeline's.
+ * @internal
+ */
+export interface FreezeInput {
+  /** The app's own freezes. */
+  readonly freezes?: DeployFreeze[];
+  /** The app's emergency exception from every freeze. */
+  readonly freezeOverride?: FreezeOverride;
+}
+
+/**
+ * The freezes of one stage for one app: the pipeline's (that name the stage or none), the
+ * stage's, then the app's; a freeze given twice counts once.
+ */
+function stageFreezes(pipeline: IPromotionPipeline, stage: PipelineStage, input: FreezeInput): FreezePlan[] {
+  const manual = input.freezeOverride !== undefined;
+  const seen = new Set<DeployFreeze>();
+  const out: FreezePlan[] = [];
+  const add = (origin: string, freezes: DeployFreeze[]) => {
+    for (const f of freezes) {
+      if (seen.has(f) || !f.appliesTo(stage.name)) continue;
+      seen.add(f);
+      out.push({
+        reason: f.reason,
+        schedule: f.schedule,
+        duration: f.duration,
+        durationSeconds: f.durationSeconds,
+        timeZone: f.timeZone,
+        manualSync: f.allowManualSync || manual,
+        origin,
+      });
+    }
+  };
+  add('pipeline', pipeline.freezes);
+  add('stage', stage.freezes);
+  add('app', input.freezes ?? []);
+  return out;
+}
+
+/**
+ * The plan with the freezes of every stage, the longest one on each wave (what the Kargo
+ * promotion waits out) and the app's override. Throws when a freeze names a stage the pipeline
+ * does not have.
+ * @internal
+ */
+export function applyFreezes(subject: string, plan: ReleasePlan, pipeline: IPromotionPipeline, input: FreezeInput): ReleasePlan {
+  const problems = new ProblemList(subject);
+  checkFreezeStages(problems, pipeline, input);
+  problems.throwIfAny();
+  const byName = new Map(pipeline.stages.map(s => [s.name, s]));
+  const stages = plan.stages.map(stage => {
+    const freezes = stageFreezes(pipeline, byName.get(stage.name)!, input);
+    if (freezes.length === 0) return stage;
+    const wait = longestFreeze(freezes);
+    return { ...stage, freezes, waves: stage.waves.map(w => ({ ...w, freezeWaitSeconds: wait })) };
+  });
+  checkOneZonePerSchedule(subject, stages.flatMap(s => s.freezes));
+  return { ...plan, stages, ...input.freezeOverride ? { freezeOverride: input.freezeOverride.record } : {} };
+}
+
+/**
+ * Argo CD keeps one window per kind, schedule and duration in a project, and a window has one
+ * time zone: freezes that share schedule and duration must share the zone.
+ */
+function checkOneZonePerSchedule(subject: string, freezes: FreezePlan[]): void {
+  const zones = new Map<string, FreezePlan>();
+  for (const f of freezes) {
+    const key = `${f.schedule} for ${f.duration}`;
+    const other = zones.get(key);
+    if (other && other.timeZone !== f.timeZone) {
+      fail(subject, 'freezes', `"${other.reason}" (${other.timeZone}) and "${f.reason}" (${f.timeZone})`,
+        `share the schedule "${key}" in different time zones, which Argo CD cannot hold in one AppProject`,
+        'use one time zone for both, or shift one schedule by a minute');
+    }
+    zones.set(key, f);
+  }
+}
+
+/** A freeze that names a stage the pipeline does not have would never apply: report it. */
+function checkFreezeStages(problems: ProblemList, pipeline: IPromotionPipeline, input: FreezeInput): void {
+  const names = new Set(pipeline.stages.map(s => s.name));
+  const check = (field: string, freezes: DeployFreeze[]) => freezes.forEach((f, i) => {
+    for (const s of f.stages.filter(x => !names.has(x))) {
+      problems.check(`${field}[${i}].stages`, s, `is not a stage of pipeline '${pipeline.pipelineName}' (${[...names].join(', ')})`,
+        'name a stage of the pipeline, or leave stages unset to freeze every stage');
+    }
+  });
+  check(`pipeline '${pipeline.pipelineName}' freezes`, pipeline.freezes);
+  check('freezes', input.freezes ?? []);
+}
+
+/** The longest freeze of a stage, in seconds, or undefined without one. */
+function longestFreeze(freezes: FreezePlan[]): number | undefined {
+  return freezes.length === 0 ? undefined : Math.max(...freezes.map(f => f.durationSeconds));
+}
+
