@@ -5,8 +5,8 @@ import { Built, ChartOutput } from './build';
 import { WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 import { formatIssues, ManifestValidator, simulateControllers } from '../../src/testkit';
-import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
 import { argoCdInstances, releaseConsistencyProblems, selectorMatches } from '../argocd-simulation';
+import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
 
 export const validator = ManifestValidator.load();
 
@@ -68,6 +68,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
 
     // selectors have Kubernetes semantics in both forms (the one Argo CD sees and matches())
     for (const stage of pipeline.stages) {
+      if (stage.clusters === undefined) continue; // control-flow
       for (const c of clusters) {
         if (stage.clusters.matches(c.labels) !== selectorMatches(stage.clusters.toLabelSelector() as any, c.labels)) {
           problems.push(`${where}: selector ${stage.clusters} matches ${c.name} differently in Kubernetes form`);
@@ -80,7 +81,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     for (const stagePlan of plan.stages) {
       const stage = pipeline.stages.find(s => s.name === stagePlan.name)!;
       const expected = clusters
-        .filter(c => stage.clusters.matches(c.labels) && targets.matches(c.labels) && requires.every(r => r.isSatisfiedBy(c)))
+        .filter(c => stage.clusters?.matches(c.labels) && targets.matches(c.labels) && requires.every(r => r.isSatisfiedBy(c)))
         .map(c => c.name).sort();
       const placed = stagePlan.waves.flatMap(w => w.clusters).sort();
       if (JSON.stringify(placed) !== JSON.stringify(expected)) {
