@@ -4,7 +4,7 @@ import { appProps } from './fixtures';
 import { modelInput, unexpectedFindings } from './known-controller-problems';
 import { defineExamples } from '../apps';
 import {
-  Approval, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline, Tier, Verification,
+  Approval, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline, Tier, Verification, Waves,
 } from '../src';
 import { simulateControllers } from '../src/testkit';
 import { modelApplications } from '../src/testkit/model/argocd-applications';
@@ -150,6 +150,36 @@ describe('promotion graph: validation', () => {
     });
     expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)))
       .toThrow(/stage "prod" fan-out places cluster "prod-c" in no group; make the FanOut.groups\(\) selectors cover every cluster/);
+  });
+
+  test('FanOut.byLabel(): one branch per value, waves inside each branch, the next stage joins every branch', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', {
+      clusters: ['a1', 'a2', 'b1', 'b2', 'dr'].map(n => ({
+        name: `c-${n}`,
+        server: `https://${n}.example.com`,
+        provider: 'aws' as any,
+        region: n.startsWith('a') ? 'west' : 'east',
+        tier: n === 'dr' ? Tier.STAGING : Tier.PROD,
+      })),
+    });
+    const pipeline = new PromotionPipeline(app, 'p', {
+      stages: [
+        {
+          name: 'prod',
+          clusters: ClusterSelector.tier(Tier.PROD),
+          approval: Approval.automatic(),
+          fanOut: FanOut.byLabel('gitops-platform.io/region'),
+          waves: Waves.byCount(2),
+        },
+        { name: 'dr', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic() },
+      ],
+    });
+    const plan = new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)).plan;
+    expect(plan.stages.flatMap(s => s.waves.map(w => `${w.kargoStage}<${w.upstreams.join('+')}`))).toEqual([
+      'prod-east-w1<', 'prod-east-w2<prod-east-w1', 'prod-west-w1<', 'prod-west-w2<prod-west-w1', 'dr<prod-east-w2+prod-west-w2',
+    ]);
+    expect(plan.stages[1].waves[0].join).toBeUndefined(); // all: Freight verified in both regions
   });
 
   test('Join.anyOf() only changes a stage with several upstream Kargo Stages', () => {
