@@ -5,6 +5,7 @@ import { docsPreview } from './docs-preview';
 import { inferenceGateway } from './inference-gateway';
 import { modelServer } from './model-server';
 import { definePlatform, PlatformOptions } from './platform';
+import { storefront } from './storefront';
 import { telemetryAgent } from './telemetry-agent';
 
 /** The example apps, by name. */
@@ -14,6 +15,7 @@ export const EXAMPLE_APPS = {
   'model-server': modelServer,
   'telemetry-agent': telemetryAgent,
   'docs-preview': docsPreview,
+  'storefront': storefront,
 };
 
 /**

@@ -2,7 +2,8 @@ import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  Approval, ClusterFleet, ClusterSelector, DeployFreeze, FreezeSchedule, PlatformStandards, PromotionPipeline, Tier, Verification, Waves,
+  Approval, CloudProvider, ClusterFleet, ClusterSelector, DeployFreeze, FanOut, FreezeSchedule, Join, PlatformStandards, PromotionPipeline, Tier,
+  Verification, Waves,
 } from '../src';
 
 /**
@@ -17,6 +18,8 @@ export interface Platform {
   readonly regulated: PromotionPipeline;
   /** dev only, automatically: previews that never reach production. */
   readonly preview: PromotionPipeline;
+  /** Kargo's "advanced" topology: an A/B test joined any-of, one gate, three regions in parallel. */
+  readonly advanced: PromotionPipeline;
   readonly standards: PlatformStandards;
 }
 
@@ -87,11 +90,44 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
     stages: [{ name: 'preview', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() }],
   });
 
+  const advanced = defineAdvanced(scope);
+
   const standards = new PlatformStandards(scope, 'standards', {
     allowedRegistries: ['ghcr.io', 'registry.acme.example', '123456789012.dkr.ecr.us-east-1.amazonaws.com'],
     // the broad ring holds up to two thirds of a GPU family's production clusters
     maxWavePercent: 70,
   });
 
-  return { fleet, standard, regulated, preview, standards };
+  return { fleet, standard, regulated, preview, advanced, standards };
+}
+
+/**
+ * Kargo's advanced example as a pipeline: dev, staging, an A/B test whose variants are verified
+ * on their own clusters, a control-flow gate that takes whichever variant passed, and production
+ * fanned out to three regions, each promoted (and rolled back) on its own.
+ */
+function defineAdvanced(scope: Construct): PromotionPipeline {
+  const staging = (...providers: CloudProvider[]) => ClusterSelector.tier(Tier.STAGING).and(ClusterSelector.provider(...providers));
+  const smoke = (name: string) => Verification.http({ name, url: 'https://{cluster}.acme.internal/healthz' });
+  return new PromotionPipeline(scope, 'advanced', {
+    stages: [
+      { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+      { name: 'staging', clusters: staging(CloudProvider.AWS, CloudProvider.GCP), approval: Approval.automatic() },
+      { name: 'ab-test-a', clusters: staging(CloudProvider.AZURE), approval: Approval.automatic(), verification: [smoke('smoke-a')] },
+      { name: 'ab-test-b', after: ['staging'], clusters: staging(CloudProvider.OCI), approval: Approval.automatic(), verification: [smoke('smoke-b')] },
+      // no clusters: a control-flow Stage that passes on Freight verified in either variant
+      { name: 'prod-gate', after: ['ab-test-a', 'ab-test-b'], join: Join.anyOf(), soak: Duration.hours(1) },
+      {
+        name: 'prod',
+        clusters: ClusterSelector.tier(Tier.PROD),
+        fanOut: FanOut.groups({
+          americas: ClusterSelector.region('us-west-2', 'us-east-1', 'us-east-2', 'us-central1', 'us-east4', 'eastus', 'eastus2'),
+          europe: ClusterSelector.region('eu-central-1', 'eu-west-1', 'europe-west4', 'swedencentral', 'uk-london-1'),
+          asia: ClusterSelector.region('ap-northeast-1', 'asia-southeast1', 'ap-tokyo-1'),
+        }),
+        approval: Approval.manual({ promoters: ['sre-oncall'] }),
+        verification: [smoke('smoke-prod')],
+      },
+    ],
+  });
 }

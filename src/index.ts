@@ -6,6 +6,8 @@ export * from './fleet/cluster';
 export * from './fleet/cluster-fleet';
 export * from './pipeline/approval';
 export * from './pipeline/waves';
+export * from './pipeline/join';
+export * from './pipeline/fan-out';
 export * from './pipeline/promotion-pipeline';
 export * from './pipeline/deploy-freeze';
 export * from './plan/owner';

@@ -167,6 +167,11 @@ export function releaseConsistencyProblems(plan: ReleasePlan, charts: ChartOutpu
       problems.push(`no Kargo Stage ${wave.kargoStage}`);
       continue;
     }
+    if (wave.controlFlow) {
+      // a control-flow Stage deploys nothing: no steps, no Applications
+      if (stage.spec.promotionTemplate !== undefined) problems.push(`control-flow Stage ${wave.kargoStage} has a promotionTemplate`);
+      continue;
+    }
     if (stage.spec.shard !== wave.kargoShard) problems.push(`Stage ${wave.kargoStage} has shard ${stage.spec.shard}, plan says ${wave.kargoShard}`);
     const instance = wave.kargoShard === undefined ? central : wave.clusters.flatMap(c => perCluster.get(c) ?? []);
     const updated = applicationsUpdatedBy(stage, instance);

@@ -1,4 +1,5 @@
 import { Duration, Testing } from 'cdk8s';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { appProps } from './fixtures';
 import {
@@ -122,5 +123,21 @@ describe('ReleasePlan', () => {
   test('fails if a cluster has no wave label', () => {
     expect(() => plan(3, Waves.byLabel('ring', ['canary', 'broad'])))
       .toThrow(/stage "prod" waves by label "ring" \(canary, broad\) cannot place cluster\(s\) prod-01 \(ring=<unset>\)/);
+  });
+});
+
+describe('Waves.byCount', () => {
+  test('22 clusters in 4 waves are 5, 5, 6, 6', () => {
+    expect(plan(22, Waves.byCount(4)).stages[1].waves.map(w => w.clusters.length)).toEqual([5, 5, 6, 6]);
+  });
+
+  test('property: earlier waves are never larger, every cluster is in one wave, at most n waves', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }), (clusters, count) => {
+      const sizes = plan(clusters, Waves.byCount(count)).stages[1].waves.map(w => w.clusters.length);
+      expect(sizes.length).toBe(Math.min(count, clusters));
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(clusters);
+      sizes.slice(1).forEach((size, i) => expect(size).toBeGreaterThanOrEqual(sizes[i]));
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    }), { numRuns: 60 });
   });
 });

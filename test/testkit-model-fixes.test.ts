@@ -21,7 +21,7 @@ function load(): any[] {
     }));
 }
 
-const stepsOf = (o: any): any[] => (o.kind === 'Stage' ? o.spec.promotionTemplate.spec.steps : o.spec.steps);
+const stepsOf = (o: any): any[] => (o.kind === 'Stage' ? (o.spec.promotionTemplate?.spec.steps ?? []) : o.spec.steps);
 
 /** 1. Every AppProject permits the Namespace its Applications create (name-scoped). */
 function permitNamespace(o: any): void {

@@ -20,7 +20,8 @@ type ArgoCdContext = AppRelease;
 export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForCluster: (cluster: string) => Construct): void {
   const plan = ctx.plan;
   const appLabels = { [PlatformLabels.APP]: plan.app };
-  const waves = plan.stages.flatMap(stage => stage.waves.map(wave => ({ stage, wave })));
+  // a control-flow Stage deploys nothing
+  const waves = plan.stages.flatMap(stage => stage.waves.filter(w => !w.controlFlow).map(wave => ({ stage, wave })));
   const central = waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.CENTRAL);
 
   if (central.length > 0) {

@@ -7,6 +7,7 @@ import {
 } from '../../imports/kargo-kargo.akuity.io';
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
+import { JoinKind } from '../pipeline/join';
 import { AppRelease } from '../plan/app-release';
 import { StagePlan, WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
@@ -39,7 +40,8 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     },
   });
 
-  const autoStages = plan.stages.filter(s => s.autoPromote).flatMap(s => s.waves.map(w => w.kargoStage));
+  // Kargo never promotes into a control-flow Stage, so it has no auto-promotion policy
+  const autoStages = plan.stages.filter(s => s.autoPromote).flatMap(s => s.waves.filter(w => !w.controlFlow).map(w => w.kargoStage));
   new ProjectConfig(scope, 'ProjectConfig', {
     metadata: { name: plan.project, namespace, labels: appLabels },
     spec: {
@@ -94,7 +96,9 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
       namespace,
       labels: { ...appLabels, [PlatformLabels.PIPELINE_STAGE]: stage.name },
       annotations: {
-        'kargo.akuity.io/description': `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
+        'kargo.akuity.io/description': wave.controlFlow
+          ? `${plan.app}: control flow after ${wave.upstreams.join(', ') || 'the Warehouse'}`
+          : `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
       },
     },
     spec: {
@@ -104,14 +108,23 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
           ? { direct: true }
           : {
             stages: [...wave.upstreams],
-            // Freight must be verified on every part of the previous wave
-            availabilityStrategy: wave.upstreams.length > 1 ? StageSpecRequestedFreightSourcesAvailabilityStrategy.ALL : undefined,
+            // Freight must be verified on every part of the previous wave, or on any one upstream
+            // stage of an any-of join (Kargo's default when unset is OneOf, so All is always written)
+            availabilityStrategy: wave.upstreams.length > 1 ? availability(wave) : undefined,
             requiredSoakTime: wave.soak,
           },
       }],
       shard: wave.kargoShard,
-      promotionTemplate: { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
-      verification: checks?.stageVerification,
+      // without promotion steps a Stage is a control-flow Stage (Kargo v1.11.2
+      // api/v1alpha1/stage_types.go, Stage.IsControlFlow): it only passes verified Freight on
+      promotionTemplate: wave.controlFlow ? undefined : { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
+      verification: wave.controlFlow ? undefined : checks?.stageVerification,
     },
   });
+}
+
+function availability(wave: WavePlan): StageSpecRequestedFreightSourcesAvailabilityStrategy {
+  return wave.join === JoinKind.ANY_OF
+    ? StageSpecRequestedFreightSourcesAvailabilityStrategy.ONE_OF
+    : StageSpecRequestedFreightSourcesAvailabilityStrategy.ALL;
 }

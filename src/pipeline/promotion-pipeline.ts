@@ -2,7 +2,9 @@ import { Duration } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Approval } from './approval';
 import { DeployFreeze } from './deploy-freeze';
+import { FanOut } from './fan-out';
 import { checkFreezes } from './freeze-checks';
+import { Join } from './join';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { fail, ProblemList, reportValue } from '../util/errors';
@@ -16,11 +18,32 @@ import { Verification } from '../verification/verification';
 export interface PipelineStageOptions {
   /** The stage's name (a DNS-1123 label, e.g. `prod`); it names Kargo Stages and release branches. */
   readonly name: string;
-  /** The clusters of the fleet that belong to the stage. */
-  readonly clusters: ClusterSelector;
+  /**
+   * The clusters of the fleet that belong to the stage. Without clusters the stage is a Kargo
+   * control-flow Stage: it deploys nothing and has no promotion steps; it only joins its upstream
+   * stages, soaks, and feeds the stages after it (e.g. one gate before regional stages).
+   * @default - none: a control-flow stage
+   */
+  readonly clusters?: ClusterSelector;
+  /**
+   * The stages whose verified Freight feeds this one (names of stages added before it).
+   * @default - the previous stage; none for the first stage (Freight comes from the Warehouse)
+   */
+  readonly after?: string[];
+  /**
+   * How Freight from several upstream stages is accepted.
+   * @default Join.all()
+   */
+  readonly join?: Join;
+  /**
+   * Splits the stage into parallel sibling Kargo Stages (`<stage>-<branch>`), each promoted,
+   * verified and rolled back on its own.
+   * @default - one branch
+   */
+  readonly fanOut?: FanOut;
   /**
    * Who lets Freight into the stage.
-   * @default Approval.manual()
+   * @default Approval.manual(), Approval.automatic() for a control-flow stage
    */
   readonly approval?: Approval;
   /**
@@ -65,8 +88,14 @@ export interface PipelineStageOptions {
 export class PipelineStage {
   /** The stage's name. */
   public readonly name: string;
-  /** Which clusters belong to the stage. */
-  public readonly clusters: ClusterSelector;
+  /** Which clusters belong to the stage (none: a control-flow stage). */
+  public readonly clusters?: ClusterSelector;
+  /** The upstream stages (empty: Freight comes straight from the Warehouse). */
+  public readonly after: string[];
+  /** How Freight from several upstream stages is accepted. */
+  public readonly join: Join;
+  /** How the stage splits into parallel branches, if it does. */
+  public readonly fanOut?: FanOut;
   /** Who lets Freight into the stage. */
   public readonly approval: Approval;
   /** How the stage's clusters are split into waves. */
@@ -82,16 +111,24 @@ export class PipelineStage {
   /** Deploy freezes of this stage. */
   public readonly freezes: DeployFreeze[];
 
-  constructor(options: PipelineStageOptions) {
+  constructor(options: PipelineStageOptions, previous?: string) {
     this.name = options.name;
     this.clusters = options.clusters;
-    this.approval = options.approval ?? Approval.manual();
+    this.after = options.after ? [...options.after] : previous !== undefined ? [previous] : [];
+    this.join = options.join ?? Join.all();
+    this.fanOut = options.fanOut;
+    this.approval = options.approval ?? (options.clusters ? Approval.manual() : Approval.automatic());
     this.waves = options.waves ?? Waves.single();
     this.soak = options.soak;
     this.production = options.production;
     this.verification = [...options.verification ?? []];
     this.waveBudget = options.waveBudget ? { ...options.waveBudget } : undefined;
     this.freezes = [...options.freezes ?? []];
+  }
+
+  /** Whether the stage is a Kargo control-flow Stage (no clusters, no promotion steps). */
+  public get controlFlow(): boolean {
+    return this.clusters === undefined;
   }
 }
 
@@ -123,7 +160,7 @@ export interface PromotionPipelineProps {
 export interface IPromotionPipeline extends IConstruct {
   /** The pipeline's name. */
   readonly pipelineName: string;
-  /** The stages, in promotion order. */
+  /** The stages, in the order they were added (every stage after its upstream stages). */
   readonly stages: PipelineStage[];
   /** Limits on the size of every wave. */
   readonly waveBudget: WaveBudget;
@@ -169,7 +206,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
   }
 
   /**
-   * Adds a stage after the existing ones.
+   * Adds a stage, by default after the last one (`after` names others).
    */
   public addStage(options: PipelineStageOptions): PipelineStage {
     const subject = `PromotionPipeline '${this.pipelineName}'`;
@@ -178,15 +215,17 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     if (this._stages.some(s => s.name === options.name)) {
       fail(subject, 'stage name', options.name, 'is already used in this pipeline', 'give every stage a unique name');
     }
-    if (!(options.clusters instanceof ClusterSelector)) {
+    if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
       fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
     checkFreezes(subject, `stage "${options.name}" freezes`, options.freezes ?? [], options.name);
+    this.checkGraph(subject, options);
     if (options.waveBudget) checkWaveBudget(subject, `stage "${options.name}" waveBudget`, options.waveBudget);
     const problems = new ProblemList(subject);
     reportValue(problems, `stage "${options.name}" clusters`, options.clusters);
     reportValue(problems, `stage "${options.name}" approval`, options.approval);
     reportValue(problems, `stage "${options.name}" waves`, options.waves);
+    reportValue(problems, `stage "${options.name}" fanOut`, options.fanOut);
     for (const p of verificationProblems(options.verification ?? [])) problems.add(`stage "${options.name}" ${p}`);
     problems.throwIfAny();
     if (options.soak !== undefined) {
@@ -198,9 +237,38 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
         fail(subject, `stage "${options.name}" soak`, `${seconds}s`, 'must be a positive whole number of seconds', 'use Duration.minutes() or Duration.hours()');
       }
     }
-    const stage = new PipelineStage(options);
+    const stage = new PipelineStage(options, this._stages[this._stages.length - 1]?.name);
     this._stages.push(stage);
     return stage;
+  }
+
+  /** Upstream stages must exist already (so the graph has no cycles); a control-flow stage only gates. */
+  private checkGraph(subject: string, options: PipelineStageOptions) {
+    const field = `stage "${options.name}"`;
+    for (const up of options.after ?? []) {
+      if (!this._stages.some(s => s.name === up)) {
+        fail(subject, `${field} after`, up, 'is not a stage added before it',
+          `name earlier stages (${this._stages.map(s => `"${s.name}"`).join(', ') || 'none yet'}); add upstream stages first`);
+      }
+    }
+    const dup = (options.after ?? []).find((a, i, all) => all.indexOf(a) !== i);
+    if (dup !== undefined) fail(subject, `${field} after`, dup, 'is named twice', 'name each upstream stage once');
+    if (options.clusters !== undefined) return;
+    // pkg/controller/stages/control_flow_stages.go (Kargo v1.11.2): a Stage without promotion steps
+    // is never promoted into; its reconciler marks Freight verified as soon as it is available
+    // (verified and soaked upstream), so it cannot deploy, run checks or wait for a person
+    const unsupported: Array<[string, unknown]> = [['fanOut', options.fanOut], ['waves', options.waves], ['waveBudget', options.waveBudget],
+      ['verification', options.verification?.length ? options.verification : undefined], ['production', options.production]];
+    for (const [name, value] of unsupported) {
+      if (value !== undefined) {
+        fail(subject, `${field} ${name}`, name, 'is set on a control-flow stage (a stage without clusters)',
+          'give the stage clusters, or move the setting to the stages after it');
+      }
+    }
+    if (options.approval?.gated) {
+      fail(subject, `${field} approval`, options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
+        'gate the stages after it (their approval), or use soak on the control-flow stage');
+    }
   }
 
   public get stages(): PipelineStage[] {

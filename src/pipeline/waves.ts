@@ -18,7 +18,8 @@ export enum WaveStrategy {
  *
  * For count and percentage waves the first wave is chosen to cover every provider ×
  * accelerator-family pair of the stage where its size allows, so problems specific to one
- * platform show up in the first wave.
+ * platform show up in the first wave (percentage waves grow the first wave to do so; count waves
+ * do not, since an earlier count wave is never larger than a later one).
  *
  * @example
  * pipeline.addStage({ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byPercentage([10, 50, 100]) });

@@ -1,5 +1,6 @@
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ApprovalKind } from '../pipeline/approval';
+import { JoinKind } from '../pipeline/join';
 
 /**
  * The part of a wave one Argo CD instance deploys: one Kargo Stage over exactly these clusters.
@@ -11,14 +12,23 @@ export interface WavePlan {
   readonly name: string;
   /** The Kargo Stage that promotes these clusters. */
   readonly kargoStage: string;
-  /** The Kargo Stages of the previous wave, which must all have verified the Freight; empty: straight from the Warehouse. */
+  /**
+   * The Kargo Stages Freight comes from: the previous wave's, or for a stage's first wave the last
+   * waves of its upstream stages; empty: straight from the Warehouse.
+   */
   readonly upstreams: string[];
+  /** How several upstreams are joined: all of them must have verified the Freight unless `any-of`. */
+  readonly join?: JoinKind;
+  /** The fan-out branch the wave belongs to, if its stage fans out. */
+  readonly branch?: string;
+  /** Whether this is a Kargo control-flow Stage: no clusters, no promotion steps, no checks. */
+  readonly controlFlow?: boolean;
   /** How long Freight must have been verified upstream first (Kargo duration), if at all. */
   readonly soak?: string;
   /** The clusters, sorted by name. */
   readonly clusters: string[];
-  /** The Git branch holding the rendered manifests, one directory per cluster. */
-  readonly releaseBranch: string;
+  /** The Git branch holding the rendered manifests, one directory per cluster (none for a control-flow Stage). */
+  readonly releaseBranch?: string;
   /** Which Argo CD deploys these clusters. */
   readonly argoCd: ArgoCdTopologyKind;
   /** The namespace of that Argo CD. */
@@ -73,6 +83,12 @@ export interface StagePlan {
   readonly pullRequestLabels: string[];
   /** The names of the checks Freight must pass in the stage. */
   readonly verification: string[];
+  /** The upstream pipeline stages (empty: the Warehouse). */
+  readonly after?: string[];
+  /** How Freight from several upstream stages is accepted. */
+  readonly join?: JoinKind;
+  /** Whether the stage is a Kargo control-flow Stage (no clusters). */
+  readonly controlFlow?: boolean;
   /** The waves, in rollout order. */
   readonly waves: WavePlan[];
   /** The deploy freezes of the stage, pipeline's first, then the stage's, then the app's. */
@@ -92,7 +108,7 @@ export interface ReleasePlan {
   readonly destinationNamespace: string;
   /** Every cluster the application is deployed to, sorted by name. */
   readonly clusters: string[];
-  /** The stages, in promotion order. */
+  /** The stages, every one after its upstream stages. */
   readonly stages: StagePlan[];
   /**
    * The app's emergency exception from its freezes (`<reason> (by <who>)`), if any.

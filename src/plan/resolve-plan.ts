@@ -7,6 +7,8 @@ import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { Requirement } from '../fleet/requirement';
+import { FanOutKind } from '../pipeline/fan-out';
+import { JoinKind } from '../pipeline/join';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
@@ -50,45 +52,24 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   const owner = new Map<string, string>();
   // Kargo Stage names also name release branches and ApplicationSets, so two waves must never share one
   const kargoStageOwners = new Map<string, string>();
+  // the Kargo Stages that hand Freight on from each pipeline stage: the last wave of every branch
+  const exits = new Map<string, string[]>();
   const stages: StagePlan[] = [];
-  let upstreams: string[] = [];
   for (const stage of pipeline.stages) {
-    const placed = placeStage(problems, input, clusters, stage, owner);
-    if (placed.length === 0) continue;
-
-    const maxPerWave = waveBudget(stage.waveBudget ?? input.pipeline.waveBudget, placed.length);
-    const split = splitIntoWaves(stage.name, placed, stage.waves, maxPerWave);
-    split.problems.forEach(p => problems.add(p));
-
-    const waves: WavePlan[] = [];
-    for (const group of split.groups) {
-      const base = split.groups.length === 1 ? stage.name : `${stage.name}-${group.name}`;
-      const segments = segmentByArgoCd(group.clusters, base, fleet.argoCdNamespace);
-      const soak = upstreams.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined;
-      for (const segment of segments) {
-        problems.check(`stage "${stage.name}" Kargo Stage name`, segment.kargoStage, dns1123LabelProblem(segment.kargoStage),
-          'Kargo Stage names become label values: keep stage, wave, shard and cluster names short');
-        const wave = `stage "${stage.name}"${split.groups.length === 1 ? '' : ` wave "${group.name}"`}`
-          + `${segment.argoCd === ArgoCdTopologyKind.PER_CLUSTER ? ` (cluster "${segment.clusters[0].name}")` : ''}`;
-        const taken = kargoStageOwners.get(segment.kargoStage);
-        problems.check(`${wave} Kargo Stage name`, segment.kargoStage, taken === undefined ? undefined : `is also the Kargo Stage name of ${taken}`,
-          'each stage, wave and cluster with its own Argo CD needs its own Kargo Stage, release branch and ApplicationSet: rename the stage');
-        if (taken === undefined) kargoStageOwners.set(segment.kargoStage, wave);
-        waves.push({
-          name: group.name,
-          kargoStage: segment.kargoStage,
-          upstreams,
-          soak,
-          clusters: segment.clusters.map(c => c.name),
-          releaseBranch: releaseBranch(input.app, segment.kargoStage),
-          argoCd: segment.argoCd,
-          argoCdNamespace: segment.argoCdNamespace,
-          kargoShard: segment.kargoShard,
-          applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? applicationSetName(input.app, segment.kargoStage) : undefined,
-        });
-      }
-      upstreams = segments.map(s => s.kargoStage).sort();
+    const entry = [...new Set(stage.after.flatMap(a => exits.get(a) ?? []))].sort();
+    const ctx: StageContext = { problems, input, stage, entry, kargoStageOwners };
+    let waves: WavePlan[];
+    let production: boolean;
+    if (stage.controlFlow) {
+      waves = [controlFlowWave(ctx)];
+      production = false;
+    } else {
+      const placed = placeStage(problems, input, clusters, stage, owner);
+      if (placed.length === 0) continue;
+      waves = branchesOf(problems, stage, placed).flatMap(b => planBranch(ctx, b.name, b.clusters));
+      production = stage.production ?? placed.every(c => c.tier.production);
     }
+    exits.set(stage.name, exitsOf(waves));
     const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters;
     if (stage.approval.gated && promoters.length === 0) {
       problems.add(`stage "${stage.name}" is gated (${stage.approval.kind}) but no one may promote into it; `
@@ -96,12 +77,15 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     }
     stages.push({
       name: stage.name,
-      production: stage.production ?? placed.every(c => c.tier.production),
+      production,
       approval: stage.approval.kind,
       autoPromote: stage.approval.autoPromote,
       promoters: [...promoters],
       pullRequestLabels: [...stage.approval.pullRequestLabels],
       verification: (input.verification.get(stage.name) ?? []).map(v => v.name),
+      after: [...stage.after],
+      join: stage.join.kind,
+      controlFlow: stage.controlFlow ? true : undefined,
       waves,
       freezes: [],
     });
@@ -119,6 +103,124 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   };
 }
 
+/** What planning one pipeline stage needs. */
+interface StageContext {
+  readonly problems: ProblemList;
+  readonly input: PlanInput;
+  readonly stage: PipelineStage;
+  /** The Kargo Stages feeding the stage's first waves. */
+  readonly entry: string[];
+  readonly kargoStageOwners: Map<string, string>;
+}
+
+/**
+ * A stage without clusters is one Kargo control-flow Stage: it joins its upstreams, soaks, and
+ * feeds the stages after it (see `PromotionPipeline.checkGraph` for why it has nothing else).
+ */
+function controlFlowWave(ctx: StageContext): WavePlan {
+  const { stage, entry } = ctx;
+  claimKargoStage(ctx, stage.name, `stage "${stage.name}"`);
+  return {
+    name: stage.name,
+    kargoStage: stage.name,
+    upstreams: entry,
+    join: entryJoin(stage, entry),
+    soak: entry.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined,
+    clusters: [],
+    controlFlow: true,
+    argoCd: ArgoCdTopologyKind.CENTRAL,
+    argoCdNamespace: ctx.input.fleet.argoCdNamespace,
+  };
+}
+
+/** `any-of` on a stage's first waves when it joins several upstreams that way; `all` is the default. */
+function entryJoin(stage: PipelineStage, upstreams: string[]): JoinKind | undefined {
+  return stage.join.kind === JoinKind.ANY_OF && upstreams.length > 1 ? JoinKind.ANY_OF : undefined;
+}
+
+/** The Kargo Stage names are unique within the app: they name release branches and ApplicationSets. */
+function claimKargoStage(ctx: StageContext, kargoStage: string, what: string) {
+  const { problems, kargoStageOwners } = ctx;
+  problems.check(`stage "${ctx.stage.name}" Kargo Stage name`, kargoStage, dns1123LabelProblem(kargoStage),
+    'Kargo Stage names become label values: keep stage, branch, wave, shard and cluster names short');
+  const taken = kargoStageOwners.get(kargoStage);
+  problems.check(`${what} Kargo Stage name`, kargoStage, taken === undefined ? undefined : `is also the Kargo Stage name of ${taken}`,
+    'each stage, wave and cluster with its own Argo CD needs its own Kargo Stage, release branch and ApplicationSet: rename the stage');
+  if (taken === undefined) kargoStageOwners.set(kargoStage, what);
+}
+
+/** The Kargo Stages a stage hands Freight on from: the last wave of each of its branches. */
+function exitsOf(waves: WavePlan[]): string[] {
+  const lastWave = new Map<string | undefined, string>();
+  for (const w of waves) lastWave.set(w.branch, w.name);
+  return waves.filter(w => lastWave.get(w.branch) === w.name).map(w => w.kargoStage).sort();
+}
+
+/** The parallel branches of a stage: one without fan-out, else one per label value or group. */
+function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster[]): Array<{ name?: string; clusters: Cluster[] }> {
+  const fanOut = stage.fanOut;
+  if (fanOut === undefined) return [{ clusters: placed }];
+  if (fanOut.kind === FanOutKind.BY_LABEL) {
+    const key = fanOut.labelKey!;
+    const unlabeled = placed.filter(c => c.labels[key] === undefined);
+    if (unlabeled.length > 0) {
+      problems.add(`stage "${stage.name}" fans out by label "${key}" but cluster(s) ${unlabeled.map(c => c.name).join(', ')} lack it; `
+        + 'label every cluster of the stage');
+    }
+    const values = [...new Set(placed.map(c => c.labels[key]).filter(v => v !== undefined))].sort();
+    return values.map(value => ({ name: value, clusters: placed.filter(c => c.labels[key] === value) }));
+  }
+  const groups = Object.keys(fanOut.groupSelectors).sort();
+  for (const c of placed) {
+    const inGroups = groups.filter(g => fanOut.groupSelectors[g].matches(c.labels));
+    if (inGroups.length !== 1) {
+      problems.add(`stage "${stage.name}" fan-out places cluster "${c.name}" in ${inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`}; `
+        + 'make the FanOut.groups() selectors cover every cluster of the stage exactly once');
+    }
+  }
+  return groups
+    .map(g => ({ name: g, clusters: placed.filter(c => fanOut.groupSelectors[g].matches(c.labels)) }))
+    .filter(b => b.clusters.length > 0);
+}
+
+/** The waves of one branch of a stage (the whole stage without fan-out), chained from the stage's entry. */
+function planBranch(ctx: StageContext, branch: string | undefined, clusters: Cluster[]): WavePlan[] {
+  const { problems, input, stage } = ctx;
+  const base = branch === undefined ? stage.name : `${stage.name}-${branch}`;
+  const maxPerWave = waveBudget(stage.waveBudget ?? input.pipeline.waveBudget, clusters.length);
+  const split = splitIntoWaves(base, clusters, stage.waves, maxPerWave);
+  split.problems.forEach(p => problems.add(p));
+  const waves: WavePlan[] = [];
+  let upstreams = ctx.entry;
+  for (const group of split.groups) {
+    const name = split.groups.length === 1 ? base : `${base}-${group.name}`;
+    const segments = segmentByArgoCd(group.clusters, name, input.fleet.argoCdNamespace);
+    const soak = upstreams.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined;
+    const join = upstreams === ctx.entry ? entryJoin(stage, upstreams) : undefined;
+    for (const segment of segments) {
+      const wave = `stage "${base}"${split.groups.length === 1 ? '' : ` wave "${group.name}"`}`
+        + `${segment.argoCd === ArgoCdTopologyKind.PER_CLUSTER ? ` (cluster "${segment.clusters[0].name}")` : ''}`;
+      claimKargoStage(ctx, segment.kargoStage, wave);
+      waves.push({
+        name: group.name,
+        kargoStage: segment.kargoStage,
+        upstreams,
+        join,
+        branch,
+        soak,
+        clusters: segment.clusters.map(c => c.name),
+        releaseBranch: releaseBranch(input.app, segment.kargoStage),
+        argoCd: segment.argoCd,
+        argoCdNamespace: segment.argoCdNamespace,
+        kargoShard: segment.kargoShard,
+        applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? applicationSetName(input.app, segment.kargoStage) : undefined,
+      });
+    }
+    upstreams = segments.map(s => s.kargoStage).sort();
+  }
+  return waves;
+}
+
 /**
  * The clusters of one pipeline stage the app is placed on: the stage's clusters, narrowed by the
  * app's targets and requirements. Records which stage holds each cluster in `owner`.
@@ -126,9 +228,10 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
 function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[], stage: PipelineStage, owner: Map<string, string>): Cluster[] {
   const { pipeline, fleet } = input;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
-  const inStage = clusters.filter(c => stage.clusters.matches(c.labels));
+  const selector = stage.clusters!;
+  const inStage = clusters.filter(c => selector.matches(c.labels));
   if (inStage.length === 0) {
-    problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${stage.clusters.toString()}); `
+    problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${selector.toString()}); `
       + 'fix the stage\'s selector or add matching clusters to the fleet');
     return [];
   }

@@ -23,6 +23,15 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
   for (const p of verificationProblems(everyStage)) problems.add(`verification: ${p}`);
   for (const stage of stages) {
     const own = perStage[stage.name] ?? [];
+    if (stage.controlFlow) {
+      // a control-flow Stage runs no checks: Kargo marks Freight verified there once it is available
+      if (own.length > 0) {
+        problems.add(`stageVerification names control-flow stage "${stage.name}", which runs no checks; `
+          + 'put the checks on the stages before or after it');
+      }
+      byStage.set(stage.name, []);
+      continue;
+    }
     for (const p of verificationProblems(own)) problems.add(`stageVerification["${stage.name}"]: ${p}`);
     const all = [...stage.verification, ...everyStage, ...own];
     const dup = duplicates(all.map(c => c.name));

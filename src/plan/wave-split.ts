@@ -21,14 +21,11 @@ export function splitIntoWaves(stage: string, clusters: Cluster[], waves: Waves,
       return withinBudget(stage, [{ name: stage, clusters }], maxPerWave, clusters.length);
     case WaveStrategy.BY_LABEL:
       return byLabel(stage, clusters, waves, maxPerWave);
-    case WaveStrategy.BY_COUNT: {
-      const count = Math.min(waves.count, clusters.length);
-      const cumulative = Array.from({ length: count }, (_, i) => Math.floor(((i + 1) * clusters.length) / count));
-      return bySizes(stage, clusters, cumulative, maxPerWave);
-    }
+    case WaveStrategy.BY_COUNT:
+      return bySizes(stage, clusters, countSizes(clusters.length, waves.count), maxPerWave, false);
     case WaveStrategy.BY_PERCENTAGE: {
       const cumulative = waves.percentages.map(p => Math.ceil((p * clusters.length) / 100));
-      return bySizes(stage, clusters, cumulative, maxPerWave);
+      return bySizes(stage, clusters, cumulative, maxPerWave, true);
     }
   }
 }
@@ -52,13 +49,13 @@ function byLabel(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: n
 /**
  * Fills waves up to cumulative cluster counts. Clusters are taken round-robin over the stage's
  * provider × accelerator pairs, so the first wave covers every pair when it is large enough;
- * the first wave is enlarged (within the budget) to cover every pair.
+ * with `grow`, the first wave is enlarged (within the budget) to cover every pair.
  */
-function bySizes(stage: string, clusters: Cluster[], cumulative: number[], maxPerWave: number) {
+function bySizes(stage: string, clusters: Cluster[], cumulative: number[], maxPerWave: number, grow: boolean) {
   const order = pairRoundRobin(clusters);
   const pairs = new Set(clusters.map(pairOf)).size;
   const targets = [...cumulative];
-  targets[0] = Math.max(targets[0], Math.min(pairs, maxPerWave, clusters.length), 1);
+  if (grow) targets[0] = Math.max(targets[0], Math.min(pairs, maxPerWave, clusters.length), 1);
   const groups: WaveGroup[] = [];
   let taken = 0;
   for (const target of targets) {
@@ -68,6 +65,22 @@ function bySizes(stage: string, clusters: Cluster[], cumulative: number[], maxPe
     taken = target;
   }
   return withinBudget(stage, groups, maxPerWave, clusters.length);
+}
+
+/**
+ * Cumulative sizes of count waves whose sizes never decrease: the remainder of an uneven split
+ * goes to the last waves (22 clusters in 4 waves are 5, 5, 6, 6, not 5, 6, 5, 6). The first wave
+ * is not grown beyond its share (that would make it larger than the next); the round-robin order
+ * still makes it cover as many provider x accelerator pairs as its size allows.
+ */
+function countSizes(total: number, count: number): number[] {
+  let sum = 0;
+  return evenSizes(total, Math.min(count, total)).map(size => (sum += size));
+}
+
+/** `total` split into `n` sizes that differ by at most one, smaller first. */
+function evenSizes(total: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => Math.floor(total / n) + (i >= n - (total % n) ? 1 : 0));
 }
 
 function pairOf(c: Cluster): string {

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
+import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { ReleasePlan } from '../plan/release-plan';
 
@@ -32,10 +33,12 @@ export class PlatformReport {
     ];
     for (const stage of plan.stages) {
       const frozen = stage.freezes.length > 0 ? `<br/>frozen: ${stage.freezes.map(f => f.reason).join('; ')}` : '';
-      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.approval}${stage.production ? ', production' : ''}${frozen}"]`);
+      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.controlFlow ? 'control flow' : stage.approval}${stage.production ? ', production' : ''}${frozen}"]`);
       for (const wave of stage.waves) {
         const where = wave.argoCd === ArgoCdTopologyKind.CENTRAL ? 'central Argo CD' : `own Argo CD, shard ${wave.kargoShard}`;
-        lines.push(`    ${id(wave.kargoStage)}["${wave.kargoStage}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
+        lines.push(wave.controlFlow
+          ? `    ${id(wave.kargoStage)}{{"${wave.kargoStage}<br/>control flow"}}`
+          : `    ${id(wave.kargoStage)}["${wave.kargoStage}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
       }
       lines.push('  end');
     }
@@ -43,15 +46,18 @@ export class PlatformReport {
       if (wave.upstreams.length === 0) {
         lines.push(`  warehouse --> ${id(wave.kargoStage)}`);
       }
+      const label = [wave.join === JoinKind.ANY_OF ? 'any of' : '', wave.soak ? `soak ${wave.soak}` : ''].filter(l => l !== '').join(', ');
       for (const up of wave.upstreams) {
-        lines.push(`  ${id(up)} -->${wave.soak ? `|soak ${wave.soak}|` : ''} ${id(wave.kargoStage)}`);
+        lines.push(`  ${id(up)} -->${label ? `|${label}|` : ''} ${id(wave.kargoStage)}`);
       }
     }
     lines.push('```', '', '| Kargo Stage | gate | soak | checks | release branch | clusters |', '| --- | --- | --- | --- | --- | --- |');
     for (const stage of plan.stages) {
       for (const wave of stage.waves) {
-        lines.push(`| ${wave.kargoStage} | ${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.join(', ')})`} `
-          + `| ${wave.soak ?? ''} | ${stage.verification.join(', ')} | \`${wave.releaseBranch}\` | ${wave.clusters.join(', ')} |`);
+        const gate = wave.controlFlow ? `control flow${wave.join === JoinKind.ANY_OF ? ', any of upstreams' : ''}`
+          : `${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.join(', ')})`}`;
+        lines.push(`| ${wave.kargoStage} | ${gate} `
+          + `| ${wave.soak ?? ''} | ${stage.verification.join(', ')} | ${wave.releaseBranch ? `\`${wave.releaseBranch}\`` : ''} | ${wave.clusters.join(', ')} |`);
       }
     }
     lines.push(...freezeLines(plan));

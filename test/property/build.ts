@@ -4,7 +4,7 @@ import * as path from 'path';
 import { Duration, Testing } from 'cdk8s';
 import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, AuthSpec, CheckSpec, ClusterSpec, CredSpec, ReqSpec, SelSpec, SourceSpec, TopologySpec, WavesSpec, WorldSpec } from './model';
 import {
-  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterAuth, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider,
+  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterAuth, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, FanOut, Join,
   Comparison, GitCommitSelection, HttpMethod, ManifestSource, PlatformApp, PlatformStandards, PromotionPipeline,
   RepositoryCredentials, Requirement, RuleSeverity, SelectorOperator, Tier, Verification, VerificationArg, Versioning, Waves,
 } from '../../src';
@@ -250,7 +250,10 @@ export function build(spec: WorldSpec, outdir: string, terraformFile: string): B
     waveBudget: p.budget,
     stages: p.stages.map(s => ({
       name: s.name,
-      clusters: toSelector(s.sel),
+      clusters: s.sel && toSelector(s.sel),
+      after: s.after,
+      join: s.join === 'any' ? Join.anyOf() : s.join === 'all' ? Join.all() : undefined,
+      fanOut: s.fanOut === undefined ? undefined : FanOut.byLabel(s.fanOut),
       approval: toApproval(s.approval),
       waves: toWaves(s.waves),
       soak: ms(s.soakMs),

@@ -313,6 +313,22 @@ export function checksArb(max: number, tag: string): fc.Arbitrary<CheckSpec[]> {
     .map(list => list.map(c => ({ ...c, name: `${checkName(c)}${tag}` })));
 }
 
+/** Turns a chain of stages into a graph: a diamond, a control-flow gate before the last stage, or a fan-out of the last stage. */
+function asGraph(stages: StageSpec[], g: { graph: string; anyJoin: boolean; style: number }): StageSpec[] {
+  const join = g.anyJoin ? 'any' as const : undefined;
+  if (g.graph === 'diamond' && stages.length >= 3) {
+    stages[2] = { ...stages[2], after: [stages[0].name] };
+    if (stages.length >= 4) stages[3] = { ...stages[3], after: [stages[1].name, stages[2].name], join };
+  } else if (g.graph === 'gate' && stages.length >= 2) {
+    const gate: StageSpec = clean({ name: 'gate-cf', after: stages.slice(0, -1).map(s => s.name), join, soakMs: g.style % 2 === 0 ? 60_000 : undefined });
+    return [...stages.slice(0, -1), gate, stages[stages.length - 1]];
+  } else if (g.graph === 'fan') {
+    const last = stages[stages.length - 1];
+    stages[stages.length - 1] = { ...last, fanOut: g.style % 2 === 0 ? PlatformLabels.PROVIDER : PlatformLabels.REGION };
+  }
+  return stages;
+}
+
 /** A pipeline whose stages partition the fleet by one attribute, with the clusters of each stage. */
 export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): fc.Arbitrary<{ pipeline: PipelineSpec; members: Member[][] }> {
   const members: Member[] = clusters.map((c, index) => ({ index, c }));
@@ -336,6 +352,9 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
     }))),
     budget: maybe(fc.constantFrom<BudgetSpec>({ maxPercent: 100 }, { maxClusters: 30 }), 6),
     random: fc.integer({ min: 0, max: 11 }),
+    // chains, or graphs: a diamond (two stages after the first, joined), a control-flow gate, a fan-out
+    graph: fc.constantFrom('chain', 'chain', 'diamond', 'gate', 'fan'),
+    anyJoin: fc.boolean(),
     randomSelectors: fc.array(randomSelectorAnd, { minLength: 4, maxLength: 4 }),
   }).map(g => {
     const values = sortValues(g.key, [...new Set(members.map(m => valueOf(g.key, m.c)))]);
@@ -389,7 +408,7 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
         checks: o.checks,
       });
     });
-    return { pipeline: clean({ id, stages, budget: g.budget }), members: stageMembers };
+    return { pipeline: clean({ id, stages: asGraph(stages, g), budget: g.budget }), members: stageMembers };
   });
 }
 
@@ -554,7 +573,7 @@ export function appArb(id: string, pipelines: { pipeline: PipelineSpec; members:
     placement: placementArb(pipelines[p].members),
     namespace: maybe(fc.constantFrom('apps', 'payments'), 5),
     checks: maybe(checksArb(3, ''), 3),
-    stageChecks: maybe(fc.constantFrom(...pipelines[p].pipeline.stages.map(s => s.name)).chain(stage =>
+    stageChecks: maybe(fc.constantFrom(...pipelines[p].pipeline.stages.filter(s => s.sel !== undefined).map(s => s.name)).chain(stage =>
       checksArb(2, '-extra').map(list => ({ [stage]: list }))), 4),
     exemptions: maybe(fc.constant<{ ruleId: string; justification: string }[]>([{ ruleId: 'prod-verification', justification: 'agreed with the platform team in RFC-12' }]), 5),
     clusterResources: maybe(fc.constant<{ group: string; kind: string }[]>([{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }]), 8),

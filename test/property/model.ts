@@ -52,7 +52,13 @@ export interface BudgetSpec { maxClusters?: number; maxPercent?: number }
 
 export interface StageSpec {
   name: string;
-  sel: SelSpec;
+  /** No selector: a control-flow stage. */
+  sel?: SelSpec;
+  /** Upstream stage names (default: the previous stage). */
+  after?: string[];
+  join?: 'all' | 'any';
+  /** Fan out by this cluster label. */
+  fanOut?: string;
   approval?: ApprovalSpec;
   waves?: WavesSpec;
   soakMs?: number;

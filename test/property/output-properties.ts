@@ -5,8 +5,8 @@ import { Built, ChartOutput } from './build';
 import { WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 import { formatIssues, ManifestValidator, simulateControllers } from '../../src/testkit';
-import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
 import { argoCdInstances, releaseConsistencyProblems, selectorMatches } from '../argocd-simulation';
+import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
 
 export const validator = ManifestValidator.load();
 
@@ -68,6 +68,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
 
     // selectors have Kubernetes semantics in both forms (the one Argo CD sees and matches())
     for (const stage of pipeline.stages) {
+      if (stage.clusters === undefined) continue; // control-flow
       for (const c of clusters) {
         if (stage.clusters.matches(c.labels) !== selectorMatches(stage.clusters.toLabelSelector() as any, c.labels)) {
           problems.push(`${where}: selector ${stage.clusters} matches ${c.name} differently in Kubernetes form`);
@@ -80,7 +81,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     for (const stagePlan of plan.stages) {
       const stage = pipeline.stages.find(s => s.name === stagePlan.name)!;
       const expected = clusters
-        .filter(c => stage.clusters.matches(c.labels) && targets.matches(c.labels) && requires.every(r => r.isSatisfiedBy(c)))
+        .filter(c => stage.clusters?.matches(c.labels) && targets.matches(c.labels) && requires.every(r => r.isSatisfiedBy(c)))
         .map(c => c.name).sort();
       const placed = stagePlan.waves.flatMap(w => w.clusters).sort();
       if (JSON.stringify(placed) !== JSON.stringify(expected)) {
@@ -98,30 +99,37 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
       problems.push(`${where}: plan stages ${plan.stages.map(s => s.name)} are not the pipeline's ${pipeline.stages.map(s => s.name)}`);
     }
 
-    // waves are ordered: the first wave has no upstreams, every other wave's upstreams are the Kargo Stages of the previous wave
-    const groups: { key: string; kargoStages: string[]; upstreams: string[][]; soaks: (string | undefined)[]; stage: string }[] = [];
-    for (const s of plan.stages) {
+    // the graph: a branch's first wave takes Freight from the last waves (of every branch) of the
+    // stage's upstream stages (the previous stage unless `after` names others), joined all or any;
+    // every other wave from the previous wave of its branch
+    const expectedSources = new Map<string, unknown>();
+    const exits = new Map<string, string[]>();
+    plan.stages.forEach((s, i) => {
+      const stageSpec = stageSpecs.find(x => x.name === s.name)!;
+      const after = stageSpec.after ?? (i > 0 ? [plan.stages[i - 1].name] : []);
+      const entry = [...new Set(after.flatMap(a => exits.get(a) ?? []))].sort();
+      const branches = new Map<string, { name: string; kargoStages: string[] }[]>();
       for (const w of s.waves) {
-        const key = `${s.name}/${w.name}`;
-        let g = groups[groups.length - 1];
-        if (!g || g.key !== key) {
-          g = { key, kargoStages: [], upstreams: [], soaks: [], stage: s.name };
-          groups.push(g);
-        }
-        g.kargoStages.push(w.kargoStage);
-        g.upstreams.push(w.upstreams);
-        g.soaks.push(w.soak);
+        const list = branches.get(w.branch ?? '') ?? [];
+        if (list[list.length - 1]?.name !== w.name) list.push({ name: w.name, kargoStages: [] });
+        list[list.length - 1].kargoStages.push(w.kargoStage);
+        branches.set(w.branch ?? '', list);
       }
-    }
-    if (new Set(groups.map(g => g.key)).size !== groups.length) problems.push(`${where}: a wave is split across the plan`);
-    groups.forEach((g, i) => {
-      const expected = i === 0 ? [] : [...groups[i - 1].kargoStages].sort();
-      for (const u of g.upstreams) {
-        if (JSON.stringify(u) !== JSON.stringify(expected)) problems.push(`${where}: wave ${g.key} has upstreams ${u}, expected ${expected}`);
+      const stageExits: string[] = [];
+      for (const list of branches.values()) {
+        list.forEach((g, j) => {
+          const ups = j === 0 ? entry : [...list[j - 1].kargoStages].sort();
+          const soak = ups.length === 0 || stageSpec.soakMs === undefined ? undefined : goDuration(stageSpec.soakMs / 1000);
+          const strategy = ups.length < 2 ? undefined : j === 0 && stageSpec.join === 'any' ? 'OneOf' : 'All';
+          for (const k of g.kargoStages) {
+            expectedSources.set(k, ups.length === 0 ? { direct: true }
+              : { stages: ups, ...strategy ? { availabilityStrategy: strategy } : {}, ...soak ? { requiredSoakTime: soak } : {} });
+          }
+        });
+        if (new Set(list.map(g => g.name)).size !== list.length) problems.push(`${where}: a wave of stage ${s.name} is split across the plan`);
+        stageExits.push(...list[list.length - 1].kargoStages);
       }
-      const stageSpec = stageSpecs.find(s => s.name === g.stage)!;
-      const soak = i === 0 || stageSpec.soakMs === undefined ? undefined : goDuration(stageSpec.soakMs / 1000);
-      for (const s of g.soaks) if (s !== soak) problems.push(`${where}: wave ${g.key} soaks ${s}, expected ${soak}`);
+      exits.set(s.name, stageExits.sort());
     });
 
     // Kargo Stage names (hence release branches and ApplicationSets) are unique per app
@@ -133,22 +141,21 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     if (JSON.stringify(stageObjects.map(o => o.metadata.name)) !== JSON.stringify(kargoStages)) {
       problems.push(`${where}: Stage objects ${stageObjects.map(o => o.metadata.name)} are not the plan's ${kargoStages}`);
     }
-    for (const s of plan.stages) {
-      for (const w of s.waves) {
-        const o = stageObjects.find(x => x.metadata.name === w.kargoStage);
-        const sources = o?.spec.requestedFreight[0].sources;
-        const expected = w.upstreams.length === 0 ? { direct: true }
-          : { stages: w.upstreams, ...w.upstreams.length > 1 ? { availabilityStrategy: 'All' } : {}, ...w.soak ? { requiredSoakTime: w.soak } : {} };
-        if (canonical(sources) !== canonical(expected)) {
-          problems.push(`${where}: Stage ${w.kargoStage} takes Freight from ${JSON.stringify(sources)}, expected ${JSON.stringify(expected)}`);
-        }
+    for (const w of plan.stages.flatMap(s => s.waves)) {
+      const o = stageObjects.find(x => x.metadata.name === w.kargoStage);
+      const sources = o?.spec.requestedFreight[0].sources;
+      const expected = expectedSources.get(w.kargoStage);
+      if (canonical(sources) !== canonical(expected)) {
+        problems.push(`${where}: Stage ${w.kargoStage} takes Freight from ${JSON.stringify(sources)}, expected ${JSON.stringify(expected)}`);
       }
+      // a stage without clusters is a Kargo control-flow Stage: no promotion steps at all
+      if (w.controlFlow && (o?.spec.promotionTemplate !== undefined || w.clusters.length > 0)) problems.push(`${where}: control-flow Stage ${w.kargoStage} deploys`);
     }
 
     // the ProjectConfig auto-promotes exactly the Kargo Stages of the stages that promote by themselves
     const auto = stageSpecs
       .filter(s => s.approval?.k === 'automatic' || (s.approval?.k === 'pr' && s.approval.open !== false))
-      .flatMap(s => plan.stages.find(p => p.name === s.name)?.waves.map(w => w.kargoStage) ?? []);
+      .flatMap(s => plan.stages.find(p => p.name === s.name)?.waves.filter(w => !w.controlFlow).map(w => w.kargoStage) ?? []);
     const config = appObjects.find(o => o.kind === 'ProjectConfig');
     const policies = (config?.spec?.promotionPolicies ?? []) as any[];
     const autoPromoted = policies.filter(p => p.autoPromotionEnabled).map(p => p.stageSelector?.name ?? p.stage);
@@ -186,7 +193,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
 
     // each Stage renders exactly its wave's clusters
     for (const w of plan.stages.flatMap(s => s.waves)) {
-      const steps = stageObjects.find(o => o.metadata.name === w.kargoStage)?.spec.promotionTemplate.spec.steps ?? [];
+      const steps = stageObjects.find(o => o.metadata.name === w.kargoStage)?.spec.promotionTemplate?.spec.steps ?? [];
       const rendered = steps.filter((x: any) => x.task?.name === 'render-cluster').map((x: any) => x.vars.find((v: any) => v.name === 'cluster').value);
       if (JSON.stringify(rendered) !== JSON.stringify(w.clusters)) problems.push(`${where}: Stage ${w.kargoStage} renders ${rendered}, expected ${w.clusters}`);
     }

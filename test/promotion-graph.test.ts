@@ -1,0 +1,189 @@
+import { Duration, Testing } from 'cdk8s';
+import { describe, expect, test } from 'vitest';
+import { appProps } from './fixtures';
+import { modelInput, unexpectedFindings } from './known-controller-problems';
+import { defineExamples } from '../apps';
+import {
+  Approval, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline, Tier, Verification, Waves,
+} from '../src';
+import { simulateControllers } from '../src/testkit';
+import { modelApplications } from '../src/testkit/model/argocd-applications';
+import { SimulatedFreight } from '../src/testkit/model/freight';
+import { GitWorld, WorkDir } from '../src/testkit/model/git-world';
+import { StepEnv } from '../src/testkit/model/kargo-steps';
+import { inflateSteps, runPromotion } from '../src/testkit/model/promotion-runner';
+
+// Kargo's "advanced" example (kargo.md §17): dev -> staging -> A/B test -> control-flow prod gate
+// -> three regional Stages, reproduced by the example app `storefront` on the `advanced` pipeline.
+describe('promotion graph: Kargo\'s advanced topology', () => {
+  const app = Testing.app();
+  const examples = defineExamples(app);
+  const storefront = examples.apps.find(a => a.appName === 'storefront')!;
+  const charts = app.charts.map(chart => ({ id: chart.node.id, objects: chart.toJson() }));
+  const objects = charts.find(c => c.id === 'storefront')!.objects;
+  const stages = new Map<string, any>(objects.filter(o => o.kind === 'Stage').map(o => [o.metadata.name, o]));
+  const sources = (name: string) => stages.get(name).spec.requestedFreight[0].sources;
+  const regions = ['prod-americas', 'prod-asia', 'prod-europe'];
+
+  test('the plan is the graph: A/B pair after staging, joined any-of by a control-flow gate, three regions after it', () => {
+    const plan = storefront.plan;
+    const waves = plan.stages.flatMap(s => s.waves.map(w => [w.kargoStage, w.upstreams.join('+'), w.join ?? '', w.controlFlow ? 'cf' : '']));
+    expect(waves).toEqual([
+      ['dev', '', '', ''],
+      ['staging', 'dev', '', ''],
+      ['ab-test-a', 'staging', '', ''],
+      ['ab-test-b', 'staging', '', ''],
+      ['prod-gate', 'ab-test-a+ab-test-b', JoinKind.ANY_OF, 'cf'],
+      ['prod-americas', 'prod-gate', '', ''],
+      ['prod-asia', 'prod-gate', '', ''],
+      ['prod-europe', 'prod-gate', '', ''],
+    ]);
+    const prod = plan.stages.find(s => s.name === 'prod')!;
+    expect(prod.waves.map(w => [w.branch, w.releaseBranch, w.applicationSet])).toEqual(regions.map(r =>
+      [r.slice(5), `rendered/storefront/${r}`, `storefront-${r}`]));
+    const gate = plan.stages.find(s => s.name === 'prod-gate')!.waves[0];
+    expect([gate.clusters, gate.releaseBranch, gate.applicationSet]).toEqual([[], undefined, undefined]);
+  });
+
+  test('the synthesized Stages have the shape of Kargo\'s example', () => {
+    expect([...stages.keys()].sort()).toEqual(['ab-test-a', 'ab-test-b', 'dev', 'prod-americas', 'prod-asia', 'prod-europe', 'prod-gate', 'staging']);
+    // the gate: a control-flow Stage (no promotionTemplate) taking Freight verified in either variant
+    expect(stages.get('prod-gate').spec.promotionTemplate).toBeUndefined();
+    expect(stages.get('prod-gate').spec.verification).toBeUndefined();
+    expect(sources('prod-gate')).toEqual({ stages: ['ab-test-a', 'ab-test-b'], availabilityStrategy: 'OneOf', requiredSoakTime: '1h' });
+    for (const ab of ['ab-test-a', 'ab-test-b']) {
+      expect(sources(ab)).toEqual({ stages: ['staging'] });
+      expect(stages.get(ab).spec.verification.analysisTemplates).toHaveLength(1);
+    }
+    // three independent regional Stages, each with its own steps, checks, branch and ApplicationSet
+    for (const r of regions) {
+      expect(sources(r)).toEqual({ stages: ['prod-gate'] });
+      expect(stages.get(r).spec.promotionTemplate.spec.steps.length).toBeGreaterThan(0);
+      expect(stages.get(r).spec.verification.analysisTemplates).toMatchObject([{ name: `${r}-smoke-prod` }]);
+      const appSet = objects.find(o => o.kind === 'ApplicationSet' && o.metadata.name === `storefront-${r}`);
+      expect(appSet.spec.template.spec.source.targetRevision).toBe(`rendered/storefront/${r}`);
+      expect(appSet.spec.template.metadata.annotations['kargo.akuity.io/authorized-stage']).toBe(`storefront:${r}`);
+    }
+    expect(objects.filter(o => o.kind === 'ApplicationSet').map(o => o.metadata.name)).not.toContain('storefront-prod-gate');
+    const config = objects.find(o => o.kind === 'ProjectConfig');
+    expect(config.spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev', 'staging', 'ab-test-a', 'ab-test-b']);
+  });
+
+  test('the controller model finds no new problem kind on the graph', () => {
+    expect(unexpectedFindings(simulateControllers(modelInput(charts)))).toEqual([]);
+  });
+
+  test('each regional Stage is promoted and rolled back to older Freight on its own', () => {
+    const world = new GitWorld();
+    // Applications come from the ApplicationSets and the fleet's cluster Secrets
+    const apps = modelApplications(modelInput(charts));
+    const tasks = new Map(objects.filter(o => o.kind === 'PromotionTask').map(o => [`PromotionTask/${o.metadata.name}`, o]));
+    const warehouse = objects.find(o => o.kind === 'Warehouse');
+    let n = 0;
+    const promote = (name: string, generation: number) => {
+      const stage = stages.get(name);
+      const env: StepEnv = {
+        world,
+        workDir: new WorkDir(),
+        project: 'storefront',
+        stage: name,
+        promotion: `${name}.${++n}`,
+        chartDependencies: 'any',
+        applications: apps,
+        reviewer: 'merge',
+        synced: [],
+      };
+      const result = runPromotion({ stage, steps: inflateSteps(stage, tasks), freight: SimulatedFreight.of(warehouse, generation), env });
+      expect(result.steps.filter(x => x.status !== 'Succeeded').map(x => `${x.step.alias}: ${x.error}`)).toEqual([]);
+      return env;
+    };
+    const repo = () => world.remote('https://github.com/acme/releases.git');
+    const head = (name: string) => repo().head(`rendered/storefront/${name}`)!.tree;
+    for (const r of regions) promote(r, 1);
+    const v1 = Object.fromEntries(regions.map(r => [r, head(r)]));
+    for (const r of regions) promote(r, 2);
+    const v2 = Object.fromEntries(regions.map(r => [r, head(r)]));
+    for (const r of regions) expect(v2[r]).not.toEqual(v1[r]);
+    // roll Europe back alone: its branch returns to the older release, the other regions keep the newer
+    const rollback = promote('prod-europe', 1);
+    expect(head('prod-europe')).toEqual(v1['prod-europe']);
+    expect(head('prod-americas')).toEqual(v2['prod-americas']);
+    expect(head('prod-asia')).toEqual(v2['prod-asia']);
+    // and only Europe's Applications are synced
+    const synced = rollback.synced.map(s => s.app.name).sort();
+    expect(synced).toEqual(['storefront-aws-euc1-cpu-prod-01', 'storefront-gcp-euw4-cpu-prod-01']);
+  });
+});
+
+describe('promotion graph: validation', () => {
+  function pipelineWith(stages: any[]) {
+    const app = Testing.app();
+    return new PromotionPipeline(app, 'p', { stages });
+  }
+
+  test('after must name a stage added before', () => {
+    expect(() => pipelineWith([{ name: 'dev', clusters: ClusterSelector.tier(Tier.DEV) }, { name: 'prod', after: ['qa'], clusters: ClusterSelector.tier(Tier.PROD) }]))
+      .toThrow(/^PromotionPipeline 'p': stage "prod" after is not a stage added before it, got "qa"; name earlier stages \("dev"\)/);
+  });
+
+  test('a control-flow stage cannot be gated, run checks or fan out', () => {
+    expect(() => pipelineWith([{ name: 'dev', clusters: ClusterSelector.tier(Tier.DEV) }, { name: 'gate', approval: Approval.manual() }]))
+      .toThrow(/stage "gate" approval is gated on a control-flow stage, which Kargo never promotes into, got "manual"/);
+    expect(() => pipelineWith([{ name: 'gate', verification: [Verification.http({ name: 'x', url: 'https://x.example.com' })] }]))
+      .toThrow(/stage "gate" verification is set on a control-flow stage \(a stage without clusters\)/);
+    expect(() => pipelineWith([{ name: 'gate', fanOut: FanOut.byLabel('region') }])).toThrow(/stage "gate" fanOut is set on a control-flow stage/);
+  });
+
+  test('fan-out groups must place every cluster exactly once', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', {
+      clusters: ['a', 'b', 'c'].map(n => ({ name: `prod-${n}`, server: `https://${n}.example.com`, provider: 'aws' as any, region: `r-${n}`, tier: Tier.PROD })),
+    });
+    const pipeline = new PromotionPipeline(app, 'p', {
+      stages: [{
+        name: 'prod',
+        clusters: ClusterSelector.tier(Tier.PROD),
+        approval: Approval.automatic(),
+        soak: Duration.hours(1),
+        fanOut: FanOut.groups({ west: ClusterSelector.region('r-a'), east: ClusterSelector.region('r-b') }),
+      }],
+    });
+    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)))
+      .toThrow(/stage "prod" fan-out places cluster "prod-c" in no group; make the FanOut.groups\(\) selectors cover every cluster/);
+  });
+
+  test('FanOut.byLabel(): one branch per value, waves inside each branch, the next stage joins every branch', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', {
+      clusters: ['a1', 'a2', 'b1', 'b2', 'dr'].map(n => ({
+        name: `c-${n}`,
+        server: `https://${n}.example.com`,
+        provider: 'aws' as any,
+        region: n.startsWith('a') ? 'west' : 'east',
+        tier: n === 'dr' ? Tier.STAGING : Tier.PROD,
+      })),
+    });
+    const pipeline = new PromotionPipeline(app, 'p', {
+      stages: [
+        {
+          name: 'prod',
+          clusters: ClusterSelector.tier(Tier.PROD),
+          approval: Approval.automatic(),
+          fanOut: FanOut.byLabel('gitops-platform.io/region'),
+          waves: Waves.byCount(2),
+        },
+        { name: 'dr', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic() },
+      ],
+    });
+    const plan = new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)).plan;
+    expect(plan.stages.flatMap(s => s.waves.map(w => `${w.kargoStage}<${w.upstreams.join('+')}`))).toEqual([
+      'prod-east-w1<', 'prod-east-w2<prod-east-w1', 'prod-west-w1<', 'prod-west-w2<prod-west-w1', 'dr<prod-east-w2+prod-west-w2',
+    ]);
+    expect(plan.stages[1].waves[0].join).toBeUndefined(); // all: Freight verified in both regions
+  });
+
+  test('Join.anyOf() only changes a stage with several upstream Kargo Stages', () => {
+    expect(Join.anyOf().kind).toBe(JoinKind.ANY_OF);
+    expect(Join.all().kind).toBe(JoinKind.ALL);
+  });
+});
