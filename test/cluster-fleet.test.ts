@@ -88,7 +88,10 @@ describe('ClusterFleet', () => {
     ['the server is not https', { server: 'http://c1.example.com' }, /server must use https, got "http:\/\/c1.example.com"/],
     ['the server is not a URL', { server: 'c1.example.com' }, /server must be a URL/],
     ['the server carries credentials', { server: 'https://user:pw@c1.example.com' }, /server must not carry credentials/],
-    ['the provider is unknown', { provider: 'digitalocean' as CloudProvider }, /provider must be one of aws, gcp, azure, oci, on-prem, got "digitalocean"/],
+    ['the provider is unknown', { provider: 'digitalocean' as CloudProvider }, /provider is not a known provider, got "digitalocean"; use one of "aws", "gcp", "azure", "oci", "on-prem"/],
+    ['the provider is misspelt', { provider: 'azrue' as CloudProvider }, /provider is not a known provider, got "azrue"; did you mean "azure"\?/],
+    ['the accelerator is not a known family', { accelerator: Accelerator.of('nvidia-h10O') },
+      /accelerator: name is not a known accelerator family, got "nvidia-h10O"; did you mean "nvidia-h100"\? \(to add a family, declare it with Accelerator.custom\("nvidia-h10O"\)\)/],
     ['the region is empty', { region: '' }, /region must not be empty/],
     ['accelerators are counted on a CPU-only cluster', { acceleratorCount: 8 }, /acceleratorCount is 8 but accelerator is "none"/],
     ['the kubernetes version is malformed', { kubernetesVersion: 'latest' }, /kubernetesVersion must look like "1.31"/],
@@ -98,7 +101,7 @@ describe('ClusterFleet', () => {
     ['an exec plugin gets a literal token', { auth: ClusterAuth.exec({ command: 'x', env: { API_TOKEN: 'abc' } }) }, /env "API_TOKEN" looks like secret material/],
     ['the EKS role is not an ARN', { auth: ClusterAuth.eks({ roleArn: 'argocd' }) }, /roleArn must be an IAM role ARN/],
     ['caData is not base64', { auth: ClusterAuth.gke({ caData: '-----BEGIN CERTIFICATE-----' }) }, /caData must be a base64-encoded PEM/],
-    ['the accelerator name is invalid', { accelerator: Accelerator.of('NVIDIA H100') }, /accelerator name must be empty or consist/],
+    ['the accelerator name is invalid', { accelerator: Accelerator.custom('NVIDIA H100') }, /accelerator name must be empty or consist/],
     ['the tier name is invalid', { tier: Tier.of('pre prod') }, /tier name must be empty or consist/],
   ])('fails if %s', (_, change, message) => {
     expect(() => fleetOf({ ...base, ...change })).toThrow(message);

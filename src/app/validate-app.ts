@@ -62,7 +62,8 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
     problems.check('namespace', props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
   }
   checkOwner(problems, props.owner);
-  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? ''), 'use the https:// clone URL of the release repository');
+  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp),
+    'use the https:// clone URL of the release repository');
 }
 
 function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {

@@ -29,6 +29,12 @@ export interface ArtifactOptions {
    * @default - anonymous access, or whatever credentials the Kargo operators share
    */
   readonly credentials?: RepositoryCredentials;
+  /**
+   * Accept an `http://` repository URL (Git and Helm chart repositories). Plain HTTP sends the
+   * content, and Kargo's credentials, in clear text: only for a repository on a trusted network.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /**
@@ -190,8 +196,14 @@ export class Artifact {
       url = undefined;
     }
     const oci = url?.protocol === 'oci:';
-    if (!url || !['https:', 'http:', 'oci:'].includes(url.protocol)) {
-      problems.push(`helm chart repoUrl must start with https:// (chart repository) or oci:// (OCI registry), got "${repoUrl}"`);
+    const defect = urlDefect(`${repoUrl}`, { schemes: options.allowInsecureHttp ? ['https:', 'http:', 'oci:'] : ['https:', 'oci:'] });
+    if (defect === 'credentials') {
+      problems.push(`helm chart repoUrl ${CREDENTIALS_IN_URL}, got "${repoUrl}"; remove them from the URL and pass { credentials }`);
+    } else if (url?.protocol === 'http:' && defect === 'scheme') {
+      problems.push(`helm chart repoUrl ${INSECURE_HTTP}, got "${repoUrl}"; use the https:// URL of the chart repository`);
+    } else if (!url || defect !== undefined) {
+      problems.push(`helm chart repoUrl must start with https:// (chart repository) or oci:// (OCI registry), got "${repoUrl}"; `
+        + 'use e.g. "https://charts.example.com" with { name } or "oci://ghcr.io/acme/charts/app"');
     } else if (oci && options.name !== undefined) {
       problems.push(`helm chart name must be omitted for oci:// repositories (the chart is the last path segment), got "${options.name}" for "${repoUrl}"`);
     } else if (!oci && !options.name) {
@@ -210,7 +222,7 @@ export class Artifact {
    */
   public static git(repoUrl: string, options: GitArtifactOptions = {}): Artifact {
     const problems: string[] = [];
-    const urlProblem = gitUrlProblem(repoUrl ?? '');
+    const urlProblem = gitUrlProblem(repoUrl ?? '', options.allowInsecureHttp);
     if (urlProblem) problems.push(`git repoUrl ${urlProblem}, got "${repoUrl}"; use the https:// clone URL`);
     const selection = options.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH;
     const fromBranch = selection === GitCommitSelection.NEWEST_FROM_BRANCH;
@@ -281,16 +293,23 @@ function imageRepoProblem(repoUrl: string): { message: string; fix: string } | u
   return undefined;
 }
 
+/** The problem of a repository URL with a user, password or token in it. @internal */
+export const CREDENTIALS_IN_URL = 'must not carry credentials (declare them with RepositoryCredentials instead)';
+
+/** The problem of an `http://` repository URL. @internal */
+export const INSECURE_HTTP = 'must use https: http:// sends the repository content, and Kargo its credentials, in clear text '
+  + '(set allowInsecureHttp: true to accept it for a repository on a trusted network)';
+
 /**
  * Returns why `url` is not an https Git URL Kargo accepts, or undefined.
  * @internal
  */
-export function gitUrlProblem(url: string): string | undefined {
+export function gitUrlProblem(url: string, allowInsecureHttp: boolean = false): string | undefined {
   if (/^(git@|ssh:\/\/)/.test(url)) return 'must use https (SSH URLs are deprecated in Kargo and removed in v1.13)';
-  switch (urlDefect(url, { schemes: ['https:', 'http:'], requirePath: true })) {
+  switch (urlDefect(url, { schemes: allowInsecureHttp ? ['https:', 'http:'] : ['https:'], requirePath: true })) {
     case 'not-a-url': return 'must be a URL';
-    case 'credentials': return 'must not carry credentials (declare a credential instead)';
-    case 'scheme': return 'must use https';
+    case 'credentials': return CREDENTIALS_IN_URL;
+    case 'scheme': return url.startsWith('http:') ? INSECURE_HTTP : 'must use https';
     case 'no-path': return 'must name a repository';
     default: return undefined;
   }

@@ -28,6 +28,12 @@ export interface ManifestSourceOptions {
    * @default - anonymous access, or whatever credentials the Kargo operators share
    */
   readonly credentials?: RepositoryCredentials;
+  /**
+   * Accept an `http://` repository URL. Plain HTTP sends the manifests, and Kargo's
+   * credentials, in clear text: only for a repository on a trusted network.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /**
@@ -151,7 +157,7 @@ export class ManifestSource {
 
 function checkRepo(problems: string[], options: ManifestSourceOptions) {
   problems.push(...options.credentials?._problems ?? []);
-  const problem = gitUrlProblem(options.repoUrl ?? '');
+  const problem = gitUrlProblem(options.repoUrl ?? '', options.allowInsecureHttp);
   if (problem) problems.push(`repoUrl ${problem}, got "${options.repoUrl}"; use the https:// clone URL`);
   const branchProblem = options.branch === undefined ? undefined : gitBranchProblem(options.branch);
   if (branchProblem) problems.push(`branch ${branchProblem}, got "${options.branch}"`);

@@ -1,5 +1,6 @@
-import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
+import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { PlatformLabels } from '../contracts/labels';
+import { describe } from '../util/errors';
 import { labelKeyProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -70,7 +71,12 @@ export class ClusterSelector {
 
   /** Clusters of any of the given providers. */
   public static provider(...providers: CloudProvider[]): ClusterSelector {
-    return ClusterSelector.in(PlatformLabels.PROVIDER, providers.map(p => `${p}`), 'provider');
+    const selector = ClusterSelector.in(PlatformLabels.PROVIDER, providers.map(p => `${p}`), 'provider');
+    const problems = providers.flatMap(p => {
+      const bad = providerProblem(p);
+      return bad ? [describe('provider', p, bad.problem, bad.fix)] : [];
+    });
+    return problems.length > 0 ? new ClusterSelector(selector._matchLabels, selector._expressions, [...selector._problems, ...problems]) : selector;
   }
 
   /** Clusters in any of the given regions. */
@@ -80,7 +86,9 @@ export class ClusterSelector {
 
   /** Clusters with any of the given accelerator families (`Accelerator.NONE` for CPU-only). */
   public static accelerator(...families: Accelerator[]): ClusterSelector {
-    return ClusterSelector.in(PlatformLabels.ACCELERATOR, families.map(a => a.name), 'accelerator');
+    const selector = ClusterSelector.in(PlatformLabels.ACCELERATOR, families.map(a => a.name), 'accelerator');
+    const problems = families.flatMap(a => a._problems.map(p => `accelerator ${p}`));
+    return problems.length > 0 ? new ClusterSelector(selector._matchLabels, selector._expressions, [...selector._problems, ...problems]) : selector;
   }
 
   /** Exactly the named clusters. */

@@ -1,5 +1,5 @@
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
-import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
+import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
@@ -108,8 +108,8 @@ export class Cluster {
     const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
     problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
     problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
-    const providers = Object.values(CloudProvider) as string[];
-    problems.check('provider', options.provider, providers.includes(options.provider) ? undefined : `must be one of ${providers.join(', ')}`);
+    const badProvider = providerProblem(options.provider);
+    problems.check('provider', options.provider, badProvider?.problem, badProvider?.fix);
     problems.check('region', options.region, options.region ? labelValueProblem(options.region) : 'must not be empty', 'use the provider\'s region name, e.g. "us-east-1"');
     problems.check('tier', options.tier, options.tier instanceof Tier ? undefined : 'must be a Tier', 'use Tier.DEV, Tier.STAGING, Tier.PROD or Tier.of()');
     const count = options.acceleratorCount ?? 0;
