@@ -237,7 +237,7 @@ describe('PlatformApp', () => {
         /PlatformApp 'a{54}': appName is the Helm release name, which must be at most 53 characters \(it has 54\), got "a{54}"; shorten the app name or set ManifestSource.helm\(\{ releaseName \}\)/],
       ['the Helm release name is longer than Helm allows',
         () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', releaseName: 'r'.repeat(54) }) }),
-        /source: helm releaseName must be at most 53 characters \(it has 54\), got "r{54}"; helm template refuses longer release names/],
+        /source: helm releaseName must be at most 53 characters \(it has 54\), got "r{54}"; shorten it: helm template refuses longer release names/],
       ['the release repository is not https', () => ({ releaseRepo: 'git@github.com:acme/releases.git' }), /releaseRepo must use https/],
       ['the source path escapes the repository', () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: '../chart' }) }),
         /source: helm path must be a relative path inside the repository without "..", got "..\/chart"/],
