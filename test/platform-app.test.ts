@@ -214,10 +214,10 @@ describe('PlatformApp', () => {
   describe('bad input', () => {
     test.each<[string, (w: ReturnType<typeof world>) => any, RegExp]>([
       ['the app name is not a DNS label', () => ({ appName: 'Payments_API' }), /PlatformApp 'Payments_API': appName must consist of lowercase letters/],
-      ['the app name is a system namespace', () => ({ appName: 'argocd' }), /appName "argocd" is the name of a system namespace/],
+      ['the app name is a system namespace', () => ({ appName: 'argocd' }), /appName is the name of a system namespace, which the app's Kargo Project would take over, got "argocd"; choose another name/],
       ['the namespace is invalid', () => ({ namespace: 'a.b' }), /namespace must consist of lowercase letters, digits and '-'/],
       ['the owner has no contact', () => ({ owner: { team: 'payments', contact: ' ' } }), /owner.contact must not be empty/],
-      ['there are no artifacts', () => ({ artifacts: [] }), /artifacts must list at least one artifact, got none/],
+      ['there are no artifacts', () => ({ artifacts: [] }), /artifacts must list at least one artifact, got \[\]; add e.g. Artifact.image/],
       ['an image has a tag', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api:1.2.3')] }),
         /artifacts\[0\] \(image ghcr.io\/acme\/api:1.2.3\): image reference must not have a tag, got "ghcr.io\/acme\/api:1.2.3"; name the repository only/],
       ['an image has a scheme', () => ({ artifacts: [Artifact.image('https://ghcr.io/acme/api')] }), /image reference must not have a scheme/],

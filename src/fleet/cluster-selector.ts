@@ -1,6 +1,6 @@
 import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { PlatformLabels } from '../contracts/labels';
-import { describe } from '../util/errors';
+import { describe, show } from '../util/errors';
 import { labelKeyProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -115,7 +115,7 @@ export class ClusterSelector {
     for (const [key, value] of Object.entries(matchLabels)) {
       checkKey(problems, key);
       const problem = labelValueProblem(`${value}`);
-      if (problem) problems.push(`selector value for "${key}" ${problem}, got "${value}"`);
+      if (problem) problems.push(describe(`selector value for ${show(key)}`, value, problem, 'use a Kubernetes label value'));
     }
     const expressions = (selector.matchExpressions ?? []).map(r => normalizeRequirement(problems, r));
     return new ClusterSelector(matchLabels, expressions, problems);
@@ -210,7 +210,7 @@ export class ClusterSelector {
 
 function checkKey(problems: string[], key: string) {
   const problem = labelKeyProblem(key);
-  if (problem) problems.push(`selector key ${problem}, got "${key}"`);
+  if (problem) problems.push(describe('selector key', key, problem, 'use a Kubernetes label key such as "gitops-platform.io/tier"'));
 }
 
 function normalizeRequirement(problems: string[], r: SelectorRequirement): Required<SelectorRequirement> {
@@ -218,17 +218,17 @@ function normalizeRequirement(problems: string[], r: SelectorRequirement): Requi
   const values = [...r.values ?? []];
   const known = Object.values(SelectorOperator) as string[];
   if (!known.includes(r.operator)) {
-    problems.push(`selector operator must be one of ${known.join(', ')}, got "${r.operator}" for key "${r.key}"`);
+    problems.push(describe(`selector operator for key ${show(r.key)}`, r.operator, 'is not a selector operator', `use one of ${known.join(', ')}`));
   }
   if ((r.operator === SelectorOperator.IN || r.operator === SelectorOperator.NOT_IN) && values.length === 0) {
-    problems.push(`selector requirement "${r.key} ${r.operator}" needs at least one value, got none; use Exists or DoesNotExist to test presence`);
+    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'needs at least one value', 'use Exists or DoesNotExist to test presence'));
   }
   if ((r.operator === SelectorOperator.EXISTS || r.operator === SelectorOperator.DOES_NOT_EXIST) && values.length > 0) {
-    problems.push(`selector requirement "${r.key} ${r.operator}" must not have values, got ${JSON.stringify(values)}; use In or NotIn to compare values`);
+    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'must not have values', 'use In or NotIn to compare values'));
   }
   for (const v of values) {
     const problem = labelValueProblem(`${v}`);
-    if (problem) problems.push(`selector value for "${r.key}" ${problem}, got "${v}"`);
+    if (problem) problems.push(describe(`selector value for ${show(r.key)}`, v, problem, 'use a Kubernetes label value'));
   }
   return { key: r.key, operator: r.operator, values };
 }
