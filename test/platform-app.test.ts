@@ -214,10 +214,10 @@ describe('PlatformApp', () => {
   describe('bad input', () => {
     test.each<[string, (w: ReturnType<typeof world>) => any, RegExp]>([
       ['the app name is not a DNS label', () => ({ appName: 'Payments_API' }), /PlatformApp 'Payments_API': appName must consist of lowercase letters/],
-      ['the app name is a system namespace', () => ({ appName: 'argocd' }), /appName "argocd" is the name of a system namespace/],
+      ['the app name is a system namespace', () => ({ appName: 'argocd' }), /appName is the name of a system namespace, which the app's Kargo Project would take over, got "argocd"; choose another name/],
       ['the namespace is invalid', () => ({ namespace: 'a.b' }), /namespace must consist of lowercase letters, digits and '-'/],
       ['the owner has no contact', () => ({ owner: { team: 'payments', contact: ' ' } }), /owner.contact must not be empty/],
-      ['there are no artifacts', () => ({ artifacts: [] }), /artifacts must list at least one artifact, got none/],
+      ['there are no artifacts', () => ({ artifacts: [] }), /artifacts must list at least one artifact, got \[\]; add e.g. Artifact.image/],
       ['an image has a tag', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api:1.2.3')] }),
         /artifacts\[0\] \(image ghcr.io\/acme\/api:1.2.3\): image reference must not have a tag, got "ghcr.io\/acme\/api:1.2.3"; name the repository only/],
       ['an image has a scheme', () => ({ artifacts: [Artifact.image('https://ghcr.io/acme/api')] }), /image reference must not have a scheme/],
@@ -237,7 +237,7 @@ describe('PlatformApp', () => {
         /PlatformApp 'a{54}': appName is the Helm release name, which must be at most 53 characters \(it has 54\), got "a{54}"; shorten the app name or set ManifestSource.helm\(\{ releaseName \}\)/],
       ['the Helm release name is longer than Helm allows',
         () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', releaseName: 'r'.repeat(54) }) }),
-        /source: helm releaseName must be at most 53 characters \(it has 54\), got "r{54}"; helm template refuses longer release names/],
+        /source: helm releaseName must be at most 53 characters \(it has 54\), got "r{54}"; shorten it: helm template refuses longer release names/],
       ['the release repository is not https', () => ({ releaseRepo: 'git@github.com:acme/releases.git' }), /releaseRepo must use https/],
       ['the source path escapes the repository', () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: '../chart' }) }),
         /source: helm path must be a relative path inside the repository without "..", got "..\/chart"/],

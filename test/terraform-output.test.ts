@@ -30,8 +30,8 @@ function tfOutput(value: unknown, outputs: Record<string, unknown> = {}): string
   return JSON.stringify({ clusters: { sensitive: false, type: 'dynamic', value }, ...outputs }, undefined, 2);
 }
 
-function parse(value: unknown): ClusterOptions[] {
-  return clustersFromTerraformOutput(tfOutput(value), { source: SOURCE });
+function parse(value: unknown, customAccelerators: string[] = ['nvidia-b200']): ClusterOptions[] {
+  return clustersFromTerraformOutput(tfOutput(value), { source: SOURCE, customAccelerators });
 }
 
 function errorOf(fn: () => unknown): string {
@@ -395,7 +395,7 @@ describe('clustersFromTerraformOutput fails', () => {
     test('credentials in the endpoint URL', () => {
       const message = errorOf(() => parse([{ ...GOOD, endpoint: `https://admin:${SECRET}@10.0.0.1` }, { ...OTHER, endpoint: `https://10.0.0.2/?token=${SECRET}` }]));
       expect(message).toContain('clusters[0] ("aws-use1-h100-prod-01"): endpoint must not carry credentials, got "https://<redacted>@10.0.0.1/"; credentials are never accepted');
-      expect(message).toContain('clusters[1] ("gcp-euw4-h100-prod-02"): endpoint must not have a query or fragment, got "https://10.0.0.2/?<redacted>"');
+      expect(message).toContain('clusters[1] ("gcp-euw4-h100-prod-02"): endpoint must not carry credentials, got "https://10.0.0.2/?<redacted>"');
       expect(message).not.toContain(SECRET);
     });
 
@@ -452,8 +452,16 @@ describe('clustersFromTerraformOutput fails', () => {
     expect(errorOf(() => parse([{ ...GOOD, accelerator: 'H100' }])))
       .toContain('accelerator is not a family name, and would become a new family next to "nvidia-h100", got "H100"; write "nvidia-h100"');
     expect(errorOf(() => parse([{ ...GOOD, accelerator: 'cpu', accelerator_count: 0 }]))).toContain('write "none"');
-    expect(errorOf(() => parse([{ ...GOOD, accelerator: 'nvidia b200!' }])))
+    expect(errorOf(() => parse([{ ...GOOD, accelerator: 'nvidia b200!' }], ['nvidia b200!'])))
       .toContain('clusters[0] ("aws-use1-h100-prod-01"): accelerator: accelerator name must be empty or consist of alphanumerics');
+  });
+
+  test('fails if an accelerator is neither predefined nor declared custom, naming the closest family', () => {
+    expect(errorOf(() => parse([{ ...GOOD, accelerator: 'nvidia-h10O' }])))
+      .toContain('accelerator is not a known accelerator family, got "nvidia-h10O"; did you mean "nvidia-h100"? '
+        + '(to add a family, list it in ClusterFleet.fromTerraformOutput({ customAccelerators }))');
+    expect(errorOf(() => parse([{ ...GOOD, accelerator: 'nvidia-b200' }], []))).toContain('accelerator is not a known accelerator family, got "nvidia-b200"');
+    expect(parse([{ ...GOOD, accelerator: 'nvidia-b200' }])[0].accelerator?.name).toBe('nvidia-b200');
   });
 
   test('fails if argocd is malformed', () => {

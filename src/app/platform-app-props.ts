@@ -42,6 +42,12 @@ export interface PlatformAppProps {
    */
   readonly releaseRepoCredentials?: RepositoryCredentials;
   /**
+   * Accept an `http://` release repository. Plain HTTP sends what runs where, and the
+   * credentials Kargo pushes with, in clear text: only for a repository on a trusted network.
+   * @default false
+   */
+  readonly releaseRepoAllowInsecureHttp?: boolean;
+  /**
    * Which clusters of each stage the application runs on.
    * @default ClusterSelector.all()
    */

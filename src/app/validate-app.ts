@@ -6,7 +6,7 @@ import { StandardsExemption } from '../plan/planned-app';
 import { RepositoryAccess, repositoryAccesses } from '../plan/repository-access';
 import { collectStageChecks } from '../plan/stage-checks';
 import { duplicates } from '../util/collections';
-import { ProblemList, reportValue } from '../util/errors';
+import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 import { Verification } from '../verification/verification';
 
@@ -45,8 +45,10 @@ export function validateApp(subject: string, appName: string, props: PlatformApp
     : { accesses: [], problems: [] };
   access.problems.forEach(p => problems.add(p));
   for (const [i, r] of (props.clusterResources ?? []).entries()) {
-    problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase');
-    problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)');
+    problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase',
+      'use e.g. "CustomResourceDefinition"');
+    problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)',
+      'use e.g. "apiextensions.k8s.io", or "" for the core group');
   }
   problems.throwIfAny();
   return { checks, accesses: access.accesses };
@@ -56,13 +58,14 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
   problems.check('appName', appName, dns1123LabelProblem(appName),
     'use a short lowercase DNS-1123 label: it becomes the Kargo Project namespace');
   if (RESERVED_NAMESPACES.includes(appName) || appName === props.fleet?.argoCdNamespace) {
-    problems.add(`appName "${appName}" is the name of a system namespace, which the app's Kargo Project would take over; choose another name`);
+    problems.add(describe('appName', appName, 'is the name of a system namespace, which the app\'s Kargo Project would take over', 'choose another name'));
   }
   if (props.namespace !== undefined) {
     problems.check('namespace', props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
   }
   checkOwner(problems, props.owner);
-  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? ''), 'use the https:// clone URL of the release repository');
+  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp),
+    'use the https:// clone URL of the release repository');
 }
 
 function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {
@@ -74,9 +77,9 @@ function checkInputs(problems: ProblemList, appName: string, props: PlatformAppP
   }
   reportValue(problems, 'targets', props.targets);
   (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
-  if (!props.source) problems.add('source is required, got nothing; use ManifestSource.helm() or ManifestSource.kustomize()');
+  if (!props.source) problems.add(describe('source', undefined, 'is required', 'use ManifestSource.helm() or ManifestSource.kustomize()'));
   if (!props.artifacts || props.artifacts.length === 0) {
-    problems.add('artifacts must list at least one artifact, got none; add e.g. Artifact.image(\'ghcr.io/acme/app\')');
+    problems.add(describe('artifacts', props.artifacts, 'must list at least one artifact', 'add e.g. Artifact.image(\'ghcr.io/acme/app\')'));
   }
 }
 
@@ -92,29 +95,32 @@ function checkSubscriptions(problems: ProblemList, props: PlatformAppProps) {
     'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
   const explicitBranch = explicitSource?.gitOptions.branch;
   if (explicitBranch !== undefined && explicitBranch !== props.source.branch) {
-    problems.add(`the git artifact for the source repository follows branch "${explicitBranch}" but the source uses "${props.source.branch}"; make them agree`);
+    problems.add(describe('the git artifact for the source repository', explicitBranch, `follows another branch than the source (${show(props.source.branch)})`,
+      'make them agree'));
   }
 }
 
 function checkExemptions(problems: ProblemList, exemptions: StandardsExemption[]) {
   exemptions.forEach((e, i) => {
-    problems.check(`exemptions[${i}].ruleId`, e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id');
+    problems.check(`exemptions[${i}].ruleId`, e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id',
+      'use the id of a standards rule, e.g. "prod-gate"');
     problems.check(`exemptions[${i}].justification`, e.justification, (e.justification ?? '').trim().length >= 10 ? undefined
       : 'must explain in a sentence why the app may break the rule', 'say why, and who agreed');
   });
   const dup = duplicates(exemptions.map(e => e.ruleId));
-  if (dup.length > 0) problems.add(`exemptions name rule(s) ${dup.join(', ')} more than once; give one justification per rule`);
+  if (dup.length > 0) problems.add(describe('exemptions', dup, 'name rule(s) more than once', 'give one justification per rule'));
 }
 
 function checkOwner(problems: ProblemList, owner: AppOwner | undefined) {
   if (!owner) {
-    problems.add('owner is required, got nothing; set { team, contact }');
+    problems.add(describe('owner', undefined, 'is required', 'set { team, contact }'));
     return;
   }
   problems.check('owner.team', owner.team, owner.team ? labelValueProblem(owner.team) : 'must not be empty', 'use the team\'s short name');
   problems.check('owner.contact', owner.contact, owner.contact && owner.contact.trim() ? undefined : 'must not be empty',
     'name a channel, address or rota where the team can be reached');
   for (const g of owner.groups ?? []) {
-    problems.check('owner.groups', g, g.trim() === '' || /[,\s]/.test(g) ? 'must be OIDC group names without spaces or commas' : undefined);
+    problems.check('owner.groups', g, g.trim() === '' || /[,\s]/.test(g) ? 'must be OIDC group names without spaces or commas' : undefined,
+      'give one group per entry, as your identity provider names it');
   }
 }

@@ -1,6 +1,7 @@
 import { re2Problem } from './regex';
 import { RepositoryCredentials } from './repository-credentials';
 import { semverConstraintProblem, Versioning } from './versioning';
+import { describe, show } from '../util/errors';
 import { urlDefect } from '../util/urls';
 
 /**
@@ -29,6 +30,12 @@ export interface ArtifactOptions {
    * @default - anonymous access, or whatever credentials the Kargo operators share
    */
   readonly credentials?: RepositoryCredentials;
+  /**
+   * Accept an `http://` repository URL (Git and Helm chart repositories). Plain HTTP sends the
+   * content, and Kargo's credentials, in clear text: only for a repository on a trusted network.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /**
@@ -160,17 +167,17 @@ export class Artifact {
   public static image(repoUrl: string, options: ImageArtifactOptions = {}): Artifact {
     const problems: string[] = [];
     const repoProblem = imageRepoProblem(repoUrl ?? '');
-    if (repoProblem) problems.push(`image ${repoProblem.message}, got "${repoUrl}"; ${repoProblem.fix}`);
+    if (repoProblem) problems.push(describe('image', repoUrl, repoProblem.message, repoProblem.fix));
     const versioning = options.versioning ?? Versioning.semver();
     problems.push(...versioning._problems);
     checkRegexes(problems, 'allowTags', options.allowTags);
     checkRegexes(problems, 'ignoreTags', options.ignoreTags);
     if (options.platform !== undefined && !/^\w+\/\w+$/.test(options.platform)) {
-      problems.push(`platform must be "os/arch", got "${options.platform}"; use e.g. "linux/amd64"`);
+      problems.push(describe('platform', options.platform, 'must be "os/arch"', 'use e.g. "linux/amd64"'));
     }
     const key = options.helmValuesKey ?? 'image';
     if (!/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/.test(key)) {
-      problems.push(`helmValuesKey must be a dotted Helm values path, got "${key}"; use e.g. "gateway.image"`);
+      problems.push(describe('helmValuesKey', key, 'must be a dotted Helm values path', 'use e.g. "gateway.image"'));
     }
     checkDiscoveryLimit(problems, options.discoveryLimit);
     problems.push(...options.credentials?._problems ?? []);
@@ -190,15 +197,22 @@ export class Artifact {
       url = undefined;
     }
     const oci = url?.protocol === 'oci:';
-    if (!url || !['https:', 'http:', 'oci:'].includes(url.protocol)) {
-      problems.push(`helm chart repoUrl must start with https:// (chart repository) or oci:// (OCI registry), got "${repoUrl}"`);
+    const defect = urlDefect(`${repoUrl}`, { schemes: options.allowInsecureHttp ? ['https:', 'http:', 'oci:'] : ['https:', 'oci:'] });
+    if (defect === 'credentials') {
+      problems.push(describe('helm chart repoUrl', repoUrl, CREDENTIALS_IN_URL, 'remove them from the URL and pass { credentials }'));
+    } else if (url?.protocol === 'http:' && defect === 'scheme') {
+      problems.push(describe('helm chart repoUrl', repoUrl, INSECURE_HTTP, 'use the https:// URL of the chart repository'));
+    } else if (!url || defect !== undefined) {
+      problems.push(describe('helm chart repoUrl', repoUrl, 'must start with https:// (chart repository) or oci:// (OCI registry)',
+        'use e.g. "https://charts.example.com" with { name } or "oci://ghcr.io/acme/charts/app"'));
     } else if (oci && options.name !== undefined) {
-      problems.push(`helm chart name must be omitted for oci:// repositories (the chart is the last path segment), got "${options.name}" for "${repoUrl}"`);
+      problems.push(describe('helm chart name', options.name, `must be omitted for oci:// repositories (the chart is the last path segment of ${show(repoUrl)})`,
+        'remove { name }'));
     } else if (!oci && !options.name) {
-      problems.push(`helm chart name is required for ${url.protocol}// repositories, got nothing for "${repoUrl}"; pass { name: '<chart>' }`);
+      problems.push(describe('helm chart name', undefined, `is required for ${url.protocol}// repositories such as ${show(repoUrl)}`, 'pass { name: \'<chart>\' }'));
     }
     const semverProblem = semverConstraintProblem(options.semver ?? '');
-    if (semverProblem) problems.push(`helm chart semver ${semverProblem}, got "${options.semver}"; use a range such as "^1.2.0"`);
+    if (semverProblem) problems.push(describe('helm chart semver', options.semver, semverProblem, 'use a range such as "^1.2.0"'));
     checkDiscoveryLimit(problems, options.discoveryLimit);
     problems.push(...options.credentials?._problems ?? []);
     const chartName = options.name ?? `${repoUrl}`.replace(/\/+$/, '').split('/').pop()!;
@@ -210,31 +224,32 @@ export class Artifact {
    */
   public static git(repoUrl: string, options: GitArtifactOptions = {}): Artifact {
     const problems: string[] = [];
-    const urlProblem = gitUrlProblem(repoUrl ?? '');
-    if (urlProblem) problems.push(`git repoUrl ${urlProblem}, got "${repoUrl}"; use the https:// clone URL`);
+    const urlProblem = gitUrlProblem(repoUrl ?? '', options.allowInsecureHttp);
+    if (urlProblem) problems.push(describe('git repoUrl', repoUrl, urlProblem, 'use the https:// clone URL'));
     const selection = options.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH;
     const fromBranch = selection === GitCommitSelection.NEWEST_FROM_BRANCH;
     if (options.branch !== undefined && !fromBranch) {
-      problems.push(`git branch only applies to NEWEST_FROM_BRANCH selection, got branch "${options.branch}" with ${selection}`);
+      problems.push(describe('git branch', options.branch, `only applies to NEWEST_FROM_BRANCH selection, not ${selection}`, 'remove branch, or select NEWEST_FROM_BRANCH'));
     }
     const branch = fromBranch ? options.branch ?? 'main' : undefined;
     const branchProblem = branch === undefined ? undefined : gitBranchProblem(branch);
-    if (branchProblem) problems.push(`git branch ${branchProblem}, got "${branch}"`);
+    if (branchProblem) problems.push(describe('git branch', branch, branchProblem, 'use a branch name such as "main" or "release/1.x"'));
     if (options.semver !== undefined && selection !== GitCommitSelection.SEMVER) {
-      problems.push(`git semver only applies to SEMVER selection, got "${options.semver}" with ${selection}`);
+      problems.push(describe('git semver', options.semver, `only applies to SEMVER selection, not ${selection}`, 'remove semver, or select SEMVER'));
     }
     const semverProblem = semverConstraintProblem(options.semver ?? '');
-    if (semverProblem) problems.push(`git semver ${semverProblem}, got "${options.semver}"`);
+    if (semverProblem) problems.push(describe('git semver', options.semver, semverProblem, 'use a range such as "^1.2.0"'));
     if ((options.allowTags || options.ignoreTags) && fromBranch) {
-      problems.push('git allowTags/ignoreTags only apply to tag selections (SEMVER, LEXICAL, NEWEST_TAG), got them with NEWEST_FROM_BRANCH');
+      problems.push(describe('git allowTags/ignoreTags', GitCommitSelection.NEWEST_FROM_BRANCH, 'only apply to tag selections (SEMVER, LEXICAL, NEWEST_TAG)',
+        'remove them, or select a tag selection'));
     }
     checkRegexes(problems, 'git allowTags', options.allowTags);
     checkRegexes(problems, 'git ignoreTags', options.ignoreTags);
     for (const p of [...options.includePaths ?? [], ...options.excludePaths ?? []]) {
       const m = /^(regex|regexp):(.*)$/.exec(p);
       const rp = m ? re2Problem(m[2]) : undefined;
-      if (rp) problems.push(`git path filter ${rp}, got "${p}"`);
-      if (p.trim() === '') problems.push('git path filters must not be empty, got ""');
+      if (rp) problems.push(describe('git path filter', p, rp, 'use a Go RE2 expression after "regex:"'));
+      if (p.trim() === '') problems.push(describe('git path filters', p, 'must not be empty', 'remove the empty filter'));
     }
     checkDiscoveryLimit(problems, options.discoveryLimit);
     problems.push(...options.credentials?._problems ?? []);
@@ -281,16 +296,23 @@ function imageRepoProblem(repoUrl: string): { message: string; fix: string } | u
   return undefined;
 }
 
+/** The problem of a repository URL with a user, password or token in it. @internal */
+export const CREDENTIALS_IN_URL = 'must not carry credentials (declare them with RepositoryCredentials instead)';
+
+/** The problem of an `http://` repository URL. @internal */
+export const INSECURE_HTTP = 'must use https: http:// sends the repository content, and Kargo its credentials, in clear text '
+  + '(set allowInsecureHttp: true to accept it for a repository on a trusted network)';
+
 /**
  * Returns why `url` is not an https Git URL Kargo accepts, or undefined.
  * @internal
  */
-export function gitUrlProblem(url: string): string | undefined {
+export function gitUrlProblem(url: string, allowInsecureHttp: boolean = false): string | undefined {
   if (/^(git@|ssh:\/\/)/.test(url)) return 'must use https (SSH URLs are deprecated in Kargo and removed in v1.13)';
-  switch (urlDefect(url, { schemes: ['https:', 'http:'], requirePath: true })) {
+  switch (urlDefect(url, { schemes: allowInsecureHttp ? ['https:', 'http:'] : ['https:'], requirePath: true })) {
     case 'not-a-url': return 'must be a URL';
-    case 'credentials': return 'must not carry credentials (declare a credential instead)';
-    case 'scheme': return 'must use https';
+    case 'credentials': return CREDENTIALS_IN_URL;
+    case 'scheme': return url.startsWith('http:') ? INSECURE_HTTP : 'must use https';
     case 'no-path': return 'must name a repository';
     default: return undefined;
   }
@@ -328,12 +350,12 @@ export function gitBranchProblem(branch: string): string | undefined {
 function checkRegexes(problems: string[], field: string, patterns: string[] | undefined) {
   for (const p of patterns ?? []) {
     const problem = re2Problem(p);
-    if (problem) problems.push(`${field} regular expression ${problem}, got "${p}"`);
+    if (problem) problems.push(describe(`${field} regular expression`, p, problem, 'use Go RE2 syntax (no lookarounds or backreferences)'));
   }
 }
 
 function checkDiscoveryLimit(problems: string[], limit: number | undefined) {
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
-    problems.push(`discoveryLimit must be a whole number from 1 to 100, got ${limit}`);
+    problems.push(describe('discoveryLimit', limit, 'must be a whole number from 1 to 100', 'use e.g. 20 (the default)'));
   }
 }

@@ -1,6 +1,7 @@
 import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artifact';
 import { RepositoryCredentials } from './repository-credentials';
 import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
+import { describe } from '../util/errors';
 
 /**
  * How an application's manifests are rendered.
@@ -28,6 +29,12 @@ export interface ManifestSourceOptions {
    * @default - anonymous access, or whatever credentials the Kargo operators share
    */
   readonly credentials?: RepositoryCredentials;
+  /**
+   * Accept an `http://` repository URL. Plain HTTP sends the manifests, and Kargo's
+   * credentials, in clear text: only for a repository on a trusted network.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /**
@@ -102,9 +109,10 @@ export class ManifestSource {
     checkPath(problems, 'helm path', options.path, false);
     for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
     if (options.releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.releaseName)) {
-      problems.push(`helm releaseName must be a DNS-1123 label, got "${options.releaseName}"`);
+      problems.push(describe('helm releaseName', options.releaseName, 'must be a DNS-1123 label', 'use lowercase letters, digits and dashes'));
     } else if (options.releaseName !== undefined && helmReleaseNameLengthProblem(options.releaseName)) {
-      problems.push(`helm releaseName ${helmReleaseNameLengthProblem(options.releaseName)}, got "${options.releaseName}"; helm template refuses longer release names`);
+      problems.push(describe('helm releaseName', options.releaseName, helmReleaseNameLengthProblem(options.releaseName)!,
+        'shorten it: helm template refuses longer release names'));
     }
     return new ManifestSource(ManifestSourceKind.HELM, `${options.repoUrl}`.replace(/\/+$/, ''), options.branch ?? 'main', options, undefined, problems);
   }
@@ -151,22 +159,22 @@ export class ManifestSource {
 
 function checkRepo(problems: string[], options: ManifestSourceOptions) {
   problems.push(...options.credentials?._problems ?? []);
-  const problem = gitUrlProblem(options.repoUrl ?? '');
-  if (problem) problems.push(`repoUrl ${problem}, got "${options.repoUrl}"; use the https:// clone URL`);
+  const problem = gitUrlProblem(options.repoUrl ?? '', options.allowInsecureHttp);
+  if (problem) problems.push(describe('repoUrl', options.repoUrl, problem, 'use the https:// clone URL'));
   const branchProblem = options.branch === undefined ? undefined : gitBranchProblem(options.branch);
-  if (branchProblem) problems.push(`branch ${branchProblem}, got "${options.branch}"`);
+  if (branchProblem) problems.push(describe('branch', options.branch, branchProblem, 'use a branch name such as "main"'));
 }
 
 function checkPath(problems: string[], field: string, path: string, tokens: boolean) {
   if (!path || path.startsWith('/') || path.split('/').includes('..') || /\s/.test(path)) {
-    problems.push(`${field} must be a relative path inside the repository without "..", got "${path}"`);
+    problems.push(describe(field, path, 'must be a relative path inside the repository without ".."', 'use e.g. "charts/app"'));
     return;
   }
   for (const m of path.matchAll(/\{([^}]*)\}/g)) {
     if (!tokens) {
-      problems.push(`${field} must not use tokens, got "${path}"`);
+      problems.push(describe(field, path, 'must not use tokens', 'name one path; per-stage differences go in valuesFiles or the overlay'));
     } else if (!TOKENS.includes(m[1])) {
-      problems.push(`${field} uses unknown token {${m[1]}}, got "${path}"; use one of ${TOKENS.map(t => `{${t}}`).join(', ')}`);
+      problems.push(describe(field, path, `uses unknown token {${m[1]}}`, `use one of ${TOKENS.map(t => `{${t}}`).join(', ')}`));
     }
   }
 }

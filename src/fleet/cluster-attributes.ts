@@ -1,3 +1,5 @@
+import { didYouMean } from '../util/closest';
+import { describe, show } from '../util/errors';
 import { labelValueProblem } from '../util/names';
 
 /**
@@ -19,10 +21,11 @@ export enum CloudProvider {
 /**
  * The accelerator family a cluster offers to workloads.
  *
- * The common families are predefined; `Accelerator.of()` names any other.
+ * The common families are predefined; `Accelerator.custom()` declares any other, so that a
+ * misspelt family (`Accelerator.of('nvidia-h10O')`) fails instead of becoming a new one.
  *
  * @example
- * ClusterSelector.accelerator(Accelerator.NVIDIA_H100, Accelerator.of('nvidia-b200'));
+ * ClusterSelector.accelerator(Accelerator.NVIDIA_H100, Accelerator.custom('nvidia-b200'));
  */
 export class Accelerator {
   /** CPU only: no accelerator. */
@@ -41,13 +44,26 @@ export class Accelerator {
   public static readonly AWS_TRAINIUM = new Accelerator('aws-trainium', []);
 
   /**
-   * An accelerator family by name; the name becomes a label value.
+   * A predefined accelerator family by name (e.g. read from configuration). A name that is not
+   * predefined is a mistake, reported with the closest predefined one: declare a family of your
+   * own with `Accelerator.custom()`.
    */
   public static of(name: string): Accelerator {
     const known = Accelerator.all().find(a => a.name === name);
     if (known) return known;
+    return new Accelerator(`${name}`, [describe('name', name, 'is not a known accelerator family',
+      `${didYouMean(name, Accelerator.all().map(a => a.name))} (to add a family, declare it with Accelerator.custom(${show(name)}))`)]);
+  }
+
+  /**
+   * Declares an accelerator family that is not predefined, e.g. `nvidia-b200`; the name becomes
+   * a label value.
+   */
+  public static custom(name: string): Accelerator {
+    const known = Accelerator.all().find(a => a.name === name);
+    if (known) return known;
     const problem = labelValueProblem(`${name}`) ?? (!name ? 'must not be empty' : undefined);
-    return new Accelerator(name, problem ? [`accelerator name ${problem}, got "${name}"; use a label-safe name such as "nvidia-b200"`] : []);
+    return new Accelerator(name, problem ? [describe('accelerator name', name, problem, 'use a label-safe name such as "nvidia-b200"')] : []);
   }
 
   /** The predefined families. */
@@ -66,6 +82,16 @@ export class Accelerator {
   public get isAccelerated(): boolean {
     return this.name !== Accelerator.NONE.name;
   }
+}
+
+/**
+ * Why `provider` is not a `CloudProvider`, with the closest one, or undefined.
+ * @internal
+ */
+export function providerProblem(provider: unknown): { problem: string; fix: string } | undefined {
+  const known = Object.values(CloudProvider) as string[];
+  if (known.includes(provider as string)) return undefined;
+  return { problem: 'is not a known provider', fix: typeof provider === 'string' ? didYouMean(provider, known) : `use one of ${known.join(', ')}` };
 }
 
 /**

@@ -59,6 +59,12 @@ export interface TerraformFleetProps extends ClusterFleetProps {
    * @default 'clusters'
    */
   readonly outputName?: string;
+  /**
+   * Accelerator families the file may name besides the predefined ones (`Accelerator.all()`),
+   * e.g. `['nvidia-b200']`; any other name fails with the closest predefined family.
+   * @default - none
+   */
+  readonly customAccelerators?: string[];
 }
 
 /**
@@ -129,7 +135,9 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       throw new Error(`ClusterFleet '${props.fleetName ?? id}': file cannot be read, got "${props.file}" (${(e as Error).message}); `
         + 'write it with `terraform output -json > <file>`');
     }
-    const clusters = clustersFromTerraformOutput(text, { source: props.file, outputName: props.outputName });
+    const clusters = clustersFromTerraformOutput(text, {
+      source: props.file, outputName: props.outputName, customAccelerators: props.customAccelerators,
+    });
     return new ClusterFleet(scope, id, { ...props, clusters: [...clusters, ...props.clusters ?? []] });
   }
 

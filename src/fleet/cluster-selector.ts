@@ -1,5 +1,6 @@
-import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
+import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { PlatformLabels } from '../contracts/labels';
+import { describe, show } from '../util/errors';
 import { labelKeyProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -70,7 +71,12 @@ export class ClusterSelector {
 
   /** Clusters of any of the given providers. */
   public static provider(...providers: CloudProvider[]): ClusterSelector {
-    return ClusterSelector.in(PlatformLabels.PROVIDER, providers.map(p => `${p}`), 'provider');
+    const selector = ClusterSelector.in(PlatformLabels.PROVIDER, providers.map(p => `${p}`), 'provider');
+    const problems = providers.flatMap(p => {
+      const bad = providerProblem(p);
+      return bad ? [describe('provider', p, bad.problem, bad.fix)] : [];
+    });
+    return problems.length > 0 ? new ClusterSelector(selector._matchLabels, selector._expressions, [...selector._problems, ...problems]) : selector;
   }
 
   /** Clusters in any of the given regions. */
@@ -80,7 +86,9 @@ export class ClusterSelector {
 
   /** Clusters with any of the given accelerator families (`Accelerator.NONE` for CPU-only). */
   public static accelerator(...families: Accelerator[]): ClusterSelector {
-    return ClusterSelector.in(PlatformLabels.ACCELERATOR, families.map(a => a.name), 'accelerator');
+    const selector = ClusterSelector.in(PlatformLabels.ACCELERATOR, families.map(a => a.name), 'accelerator');
+    const problems = families.flatMap(a => a._problems.map(p => `accelerator ${p}`));
+    return problems.length > 0 ? new ClusterSelector(selector._matchLabels, selector._expressions, [...selector._problems, ...problems]) : selector;
   }
 
   /** Exactly the named clusters. */
@@ -107,7 +115,7 @@ export class ClusterSelector {
     for (const [key, value] of Object.entries(matchLabels)) {
       checkKey(problems, key);
       const problem = labelValueProblem(`${value}`);
-      if (problem) problems.push(`selector value for "${key}" ${problem}, got "${value}"`);
+      if (problem) problems.push(describe(`selector value for ${show(key)}`, value, problem, 'use a Kubernetes label value'));
     }
     const expressions = (selector.matchExpressions ?? []).map(r => normalizeRequirement(problems, r));
     return new ClusterSelector(matchLabels, expressions, problems);
@@ -202,7 +210,7 @@ export class ClusterSelector {
 
 function checkKey(problems: string[], key: string) {
   const problem = labelKeyProblem(key);
-  if (problem) problems.push(`selector key ${problem}, got "${key}"`);
+  if (problem) problems.push(describe('selector key', key, problem, 'use a Kubernetes label key such as "gitops-platform.io/tier"'));
 }
 
 function normalizeRequirement(problems: string[], r: SelectorRequirement): Required<SelectorRequirement> {
@@ -210,17 +218,17 @@ function normalizeRequirement(problems: string[], r: SelectorRequirement): Requi
   const values = [...r.values ?? []];
   const known = Object.values(SelectorOperator) as string[];
   if (!known.includes(r.operator)) {
-    problems.push(`selector operator must be one of ${known.join(', ')}, got "${r.operator}" for key "${r.key}"`);
+    problems.push(describe(`selector operator for key ${show(r.key)}`, r.operator, 'is not a selector operator', `use one of ${known.join(', ')}`));
   }
   if ((r.operator === SelectorOperator.IN || r.operator === SelectorOperator.NOT_IN) && values.length === 0) {
-    problems.push(`selector requirement "${r.key} ${r.operator}" needs at least one value, got none; use Exists or DoesNotExist to test presence`);
+    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'needs at least one value', 'use Exists or DoesNotExist to test presence'));
   }
   if ((r.operator === SelectorOperator.EXISTS || r.operator === SelectorOperator.DOES_NOT_EXIST) && values.length > 0) {
-    problems.push(`selector requirement "${r.key} ${r.operator}" must not have values, got ${JSON.stringify(values)}; use In or NotIn to compare values`);
+    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'must not have values', 'use In or NotIn to compare values'));
   }
   for (const v of values) {
     const problem = labelValueProblem(`${v}`);
-    if (problem) problems.push(`selector value for "${r.key}" ${problem}, got "${v}"`);
+    if (problem) problems.push(describe(`selector value for ${show(r.key)}`, v, problem, 'use a Kubernetes label value'));
   }
   return { key: r.key, operator: r.operator, values };
 }

@@ -1,9 +1,9 @@
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
-import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
+import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
-import { ProblemList, reportValue } from '../util/errors';
+import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
 import { urlDefect, UrlRule } from '../util/urls';
 
@@ -109,25 +109,25 @@ export class Cluster {
     const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
     problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
     problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
-    const providers = Object.values(CloudProvider) as string[];
-    problems.check('provider', options.provider, providers.includes(options.provider) ? undefined : `must be one of ${providers.join(', ')}`);
+    const badProvider = providerProblem(options.provider);
+    problems.check('provider', options.provider, badProvider?.problem, badProvider?.fix);
     problems.check('region', options.region, options.region ? labelValueProblem(options.region) : 'must not be empty', 'use the provider\'s region name, e.g. "us-east-1"');
     problems.check('tier', options.tier, options.tier instanceof Tier ? undefined : 'must be a Tier', 'use Tier.DEV, Tier.STAGING, Tier.PROD or Tier.of()');
     const count = options.acceleratorCount ?? 0;
-    problems.check('acceleratorCount', count, Number.isInteger(count) && count >= 0 ? undefined : 'must be a whole number >= 0');
+    problems.check('acceleratorCount', count, Number.isInteger(count) && count >= 0 ? undefined : 'must be a whole number >= 0', 'use e.g. 8, or 0 for none');
     const accelerator = options.accelerator ?? Accelerator.NONE;
     if (!accelerator.isAccelerated && count > 0) {
-      problems.add(`acceleratorCount is ${count} but accelerator is "none"; set accelerator to the family of these accelerators`);
+      problems.add(describe('acceleratorCount', count, 'counts accelerators but accelerator is "none"', 'set accelerator to the family of these accelerators'));
     }
     const version = options.kubernetesVersion === undefined ? undefined : minorVersion(options.kubernetesVersion);
     if (options.kubernetesVersion !== undefined && version === undefined) {
-      problems.check('kubernetesVersion', options.kubernetesVersion, 'must look like "1.31" or "1.31.4"');
+      problems.check('kubernetesVersion', options.kubernetesVersion, 'must look like "1.31" or "1.31.4"', 'give the control plane version');
     }
     for (const [key, value] of Object.entries(options.labels ?? {})) {
-      problems.check(`labels["${key}"]`, key, labelKeyProblem(key));
-      problems.check(`labels["${key}"]`, value, labelValueProblem(value));
+      problems.check(`labels[${show(key)}]`, key, labelKeyProblem(key), 'use a Kubernetes label key such as "example.com/ring"');
+      problems.check(`labels[${show(key)}]`, value, labelValueProblem(value), 'use a Kubernetes label value such as "canary"');
       if (key.startsWith(`${PlatformLabels.PREFIX}/`)) {
-        problems.add(`labels["${key}"] uses the reserved prefix ${PlatformLabels.PREFIX}/; set the matching cluster option instead or pick another prefix`);
+        problems.add(describe(`labels[${show(key)}]`, key, `uses the reserved prefix ${PlatformLabels.PREFIX}/`, 'set the matching cluster option instead or pick another prefix'));
       }
     }
     reportValue(problems, 'tier', options.tier);
@@ -137,12 +137,13 @@ export class Cluster {
     const argoCd = options.argoCd ?? defaultArgoCd;
     reportValue(problems, 'argoCd', argoCd);
     if (!auth && argoCd.kind === ArgoCdTopologyKind.CENTRAL) {
-      problems.add(`auth is required for provider "${options.provider}"; use ClusterAuth.exec() with the credential plugin your Argo CD image ships`);
+      problems.add(describe('auth', undefined, `is required for provider ${show(options.provider)}`, 'use ClusterAuth.exec() with the credential plugin your Argo CD image ships'));
     }
     if (options.shard !== undefined) {
-      problems.check('shard', options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0');
+      problems.check('shard', options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0',
+        'use a shard number from 0');
       if (argoCd.kind !== ArgoCdTopologyKind.CENTRAL) {
-        problems.add(`shard is ${options.shard} but the cluster has its own Argo CD; controller shards only apply to the central Argo CD`);
+        problems.add(describe('shard', options.shard, 'is set but the cluster has its own Argo CD', 'remove shard: controller shards only apply to the central Argo CD'));
       }
     }
     problems.throwIfAny();

@@ -15,7 +15,7 @@ export class Requirement {
   public static accelerator(...families: Accelerator[]): Requirement {
     const names = families.map(f => f.name);
     return new Requirement(`accelerator in (${names.join(', ')})`, c => names.includes(c.accelerator.name),
-      names.length === 0 ? ['Requirement.accelerator() needs at least one family, got none'] : []);
+      names.length === 0 ? ['Requirement.accelerator() needs at least one family, got none'] : families.flatMap(f => f._problems.map(p => `accelerator ${p}`)));
   }
 
   /** At least this many accelerators. */

@@ -5,6 +5,7 @@ import { ClusterAuth, ClusterTlsOptions } from './cluster-auth';
 import { BASE64, CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './terraform-credentials';
 import { EntryReader } from './terraform-entry-reader';
 import { aliases, closestOf, isObject, JsonObject } from './terraform-json';
+import { didYouMean } from '../util/closest';
 import { urlDefect } from '../util/urls';
 
 // One cluster entry of `terraform output -json`, field by field (the fields are listed in
@@ -60,7 +61,8 @@ const ACCELERATOR_ALIASES = aliases({
 const PREDEFINED_TIERS = [Tier.DEV, Tier.STAGING, Tier.PROD];
 
 /** The cluster, when its required fields are there; its name and endpoint whenever they are, for the duplicate checks. @internal */
-export function readCluster(r: EntryReader, entry: unknown, key: string | undefined): { name?: string; server?: string; cluster?: ClusterOptions } {
+export function readCluster(r: EntryReader, entry: unknown, key: string | undefined,
+  customAccelerators: string[] = []): { name?: string; server?: string; cluster?: ClusterOptions } {
   if (!isObject(entry)) {
     r.add(`must be an object (one cluster), got ${preview(entry)}; give each cluster as { endpoint = ..., provider = ..., region = ..., tier = ... }`);
     return {};
@@ -74,7 +76,7 @@ export function readCluster(r: EntryReader, entry: unknown, key: string | undefi
   const provider = readProvider(r, entry);
   const region = r.string(entry, 'region', { required: true, fix: 'use the provider\'s region name, e.g. "us-east-1"' });
   const tier = readTier(r, entry);
-  const accelerator = readAccelerator(r, entry);
+  const accelerator = readAccelerator(r, entry, customAccelerators);
   const acceleratorCount = r.wholeNumber(entry, 'accelerator_count');
   const kubernetesVersion = r.string(entry, 'kubernetes_version', {
     fix: typeof entry.kubernetes_version === 'number' ? 'quote it: as a number, 1.30 is 1.3' : 'use the minor version, e.g. "1.31"',
@@ -174,7 +176,7 @@ function readTier(r: EntryReader, entry: JsonObject): Tier | undefined {
   return tier;
 }
 
-function readAccelerator(r: EntryReader, entry: JsonObject): Accelerator | undefined {
+function readAccelerator(r: EntryReader, entry: JsonObject, customAccelerators: string[]): Accelerator | undefined {
   const name = r.string(entry, 'accelerator', { fix: 'use a family name such as "nvidia-h100", or "none"' });
   if (name === undefined) return undefined;
   const known = Accelerator.all().find(a => a.name === name);
@@ -185,7 +187,12 @@ function readAccelerator(r: EntryReader, entry: JsonObject): Accelerator | undef
     r.report('accelerator', name, `is not a family name, and would become a new family next to ${JSON.stringify(meant)}`, `write ${JSON.stringify(meant)}`);
     return undefined;
   }
-  const accelerator = Accelerator.of(name);
+  if (!customAccelerators.includes(name)) {
+    r.report('accelerator', name, 'is not a known accelerator family',
+      `${didYouMean(name, Accelerator.all().map(a => a.name))} (to add a family, list it in ClusterFleet.fromTerraformOutput({ customAccelerators }))`);
+    return undefined;
+  }
+  const accelerator = Accelerator.custom(name);
   r.reportValueProblems('accelerator', accelerator._problems);
   return accelerator;
 }

@@ -44,7 +44,8 @@ import { closestOf, isObject, JsonObject, lineColumn, listOf } from './terraform
  *   cluster objects, or a map from cluster name to cluster object
  * @internal
  */
-export function clustersFromTerraformOutput(text: string, options: { source: string; outputName?: string }): ClusterOptions[] {
+export function clustersFromTerraformOutput(text: string,
+  options: { source: string; outputName?: string; customAccelerators?: string[] }): ClusterOptions[] {
   const source = options.source;
   const outputName = options.outputName ?? 'clusters';
   const value = outputValue(text, source, outputName);
@@ -62,7 +63,7 @@ export function clustersFromTerraformOutput(text: string, options: { source: str
       ? `${outputName}[${index}]${listName !== undefined ? ` (${JSON.stringify(listName)})` : ''}`
       : `${outputName}[${JSON.stringify(key)}]`;
     const reader = new EntryReader(problems, `${source}: ${where}`);
-    const { name, server, cluster } = readCluster(reader, entry, key);
+    const { name, server, cluster } = readCluster(reader, entry, key, options.customAccelerators);
 
     // Reported at the later entry, naming the earlier one, so either can be fixed.
     if (name !== undefined) {

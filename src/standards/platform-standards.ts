@@ -60,7 +60,7 @@ export class PlatformStandards extends Construct {
     super(scope, id);
     const subject = `PlatformStandards '${id}'`;
     const percent = props.maxWavePercent ?? 50;
-    if (!(percent > 0 && percent <= 100)) fail(subject, 'maxWavePercent', percent, 'must be in (0, 100]');
+    if (!(percent > 0 && percent <= 100)) fail(subject, 'maxWavePercent', percent, 'must be in (0, 100]', 'use a percentage such as 50');
     const builtIn = [
       StandardsRules.ownerContact(),
       StandardsRules.prodVerification(),

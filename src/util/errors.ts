@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact';
+
 /**
  * Collects every problem found in one piece of user input, so that synth reports all of them
  * at once instead of one per run.
@@ -29,9 +31,9 @@ export class ProblemList {
   public throwIfAny(): void {
     if (this.problems.length === 0) return;
     if (this.problems.length === 1) {
-      throw new Error(`${this.subject}: ${this.problems[0]}`);
+      throw userError(`${this.subject}: ${this.problems[0]}`);
     }
-    throw new Error(`${this.subject}: ${this.problems.length} problems\n${this.problems.map(p => `  - ${p}`).join('\n')}`);
+    throw userError(`${this.subject}: ${this.problems.length} problems\n${this.problems.map(p => `  - ${p}`).join('\n')}`);
   }
 }
 
@@ -50,7 +52,16 @@ export function describe(field: string, value: unknown, problem: string, fix?: s
  * @internal
  */
 export function fail(subject: string, field: string, value: unknown, problem: string, fix?: string): never {
-  throw new Error(`${subject}: ${describe(field, value, problem, fix)}`);
+  throw userError(`${subject}: ${describe(field, value, problem, fix)}`);
+}
+
+/**
+ * The error for a mistake in user input: the message with every credential in it redacted, so
+ * a URL or token the library refuses is never echoed into a CI log.
+ * @internal
+ */
+export function userError(message: string): Error {
+  return new Error(redactSecrets(message));
 }
 
 /** @internal */
@@ -82,5 +93,22 @@ export interface IHasProblems {
 export function reportValue(list: ProblemList, field: string, value: IHasProblems | undefined): void {
   for (const p of value?._problems ?? []) {
     list.add(`${field}: ${p}`);
+  }
+}
+
+/**
+ * Runs `render`, which hands user values to cdk8s (or cdk8s-plus); an error cdk8s raises comes
+ * back as a problem naming the field, the value cdk8s quoted and the fix, instead of a stack
+ * trace through a throwaway construct the user never wrote.
+ * @internal
+ */
+export function cdk8sProblem(field: string, fix: string, render: () => unknown): string | undefined {
+  try {
+    render();
+    return undefined;
+  } catch (e) {
+    // cdk8s wraps serialization errors as "Failed serializing construct at path '<internal>' ...: Error: <cause>".
+    const cause = `${(e as Error)?.message ?? e}`.replace(/^Failed serializing construct at path '[^']*'( with name '[^']*')?: (Error: )?/, '');
+    return `${field} was refused by cdk8s (${cause.replace(/\.$/, '')}); ${fix}`;
   }
 }

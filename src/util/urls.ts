@@ -1,3 +1,5 @@
+import { hasSecretQuery } from './redact';
+
 /**
  * The one URL rule: what a URL the library accepts must not be. Callers word the message for
  * their field (and redact what they show); the defects are found in one order everywhere, with
@@ -25,7 +27,7 @@ export function urlDefect(url: string, rule: UrlRule): UrlDefect | undefined {
   } catch {
     return 'not-a-url';
   }
-  if (parsed.username || parsed.password) return 'credentials';
+  if (parsed.username || parsed.password || hasSecretQuery(parsed)) return 'credentials';
   if (rule.noQueryOrFragment && (parsed.search || parsed.hash)) return 'query-or-fragment';
   if (!rule.schemes.includes(parsed.protocol)) return 'scheme';
   if (rule.requirePath && parsed.pathname.length <= 1) return 'no-path';

@@ -2,9 +2,10 @@ import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, generatedCheck, JOB_DEFAULTS, MetricBuilder, publicText, seconds } from './check-rules';
-import { DEFAULT_JOB_RESOURCES, JobEnvVar, renderJobSpec } from './job-spec';
+import { DEFAULT_JOB_RESOURCES, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
+import { cdk8sProblem } from '../util/errors';
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|_KEY$|^KEY$)/i;
@@ -92,6 +93,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
     problems.push(`job user must be a whole number above 0 (not root), got ${user}; use e.g. 65532`);
   }
   const resources = options?.resources ?? DEFAULT_JOB_RESOURCES;
+  if (problems.length === 0) problems.push(...trialRender({ image, env: [], backoffLimit, activeDeadline, user, resources, labels: {} }));
   const perCluster = texts.some(usesClusterPlaceholder);
   const build: MetricBuilder = (fill, labels) => ({
     provider: {
@@ -114,6 +116,16 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
     },
   });
   return generatedCheck(VerificationKind.JOB, common, refs, perCluster, build, problems);
+}
+
+/**
+ * cdk8s-plus converts resources and the deadline when it renders: render once when the check is
+ * declared, so a value it refuses fails there, naming the field, and not at synth.
+ */
+function trialRender(input: JobSpecInput): string[] {
+  const refused = cdk8sProblem('job resources or activeDeadline', 'give memory and storage in whole mebibytes (e.g. Size.mebibytes(256)), '
+    + 'CPU with Cpu.millis() or Cpu.units(), and activeDeadline in whole seconds', () => renderJobSpec(input));
+  return refused ? [refused] : [];
 }
 
 /**

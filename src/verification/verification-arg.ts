@@ -60,7 +60,8 @@ export class VerificationArg {
    * of the app's Git artifacts or its manifest source.
    */
   public static commit(gitUrl: string): VerificationArg {
-    const problem = gitUrlProblem(gitUrl ?? '');
+    // http:// is refused (or allowed) where the repository is declared, as an artifact or the source.
+    const problem = gitUrlProblem(gitUrl ?? '', true);
     const url = `${gitUrl}`.replace(/\/+$/, '');
     // Unlike a promotion step, a verification arg must evaluate to text: an all-digit commit ID
     // would otherwise reach Rollouts as a number.

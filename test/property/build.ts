@@ -24,7 +24,7 @@ export function toSelector(s: SelSpec): ClusterSelector {
     case 'all': return ClusterSelector.all();
     case 'tier': return ClusterSelector.tier(...s.v.map(tierOf));
     case 'provider': return ClusterSelector.provider(...s.v as CloudProvider[]);
-    case 'accelerator': return ClusterSelector.accelerator(...s.v.map(a => Accelerator.of(a)));
+    case 'accelerator': return ClusterSelector.accelerator(...s.v.map(a => Accelerator.custom(a)));
     case 'region': return ClusterSelector.region(...s.v);
     case 'names': return ClusterSelector.names(...s.v);
     case 'labels': return ClusterSelector.matchLabels(s.v);
@@ -58,7 +58,7 @@ export function clusterOptions(c: ClusterSpec): ClusterOptions {
     provider: c.provider as CloudProvider,
     region: c.region,
     tier: tierOf(c.tier),
-    accelerator: c.accelerator === undefined ? undefined : Accelerator.of(c.accelerator),
+    accelerator: c.accelerator === undefined ? undefined : Accelerator.custom(c.accelerator),
     acceleratorCount: c.acceleratorCount,
     kubernetesVersion: c.kubernetesVersion,
     labels: c.labels,
@@ -215,7 +215,7 @@ export function toRequirement(r: ReqSpec): Requirement {
   switch (r.k) {
     case 'k8s': return Requirement.minKubernetesVersion(r.v);
     case 'minAcc': return Requirement.minAccelerators(r.n);
-    case 'acc': return Requirement.accelerator(...r.v.map(a => Accelerator.of(a)));
+    case 'acc': return Requirement.accelerator(...r.v.map(a => Accelerator.custom(a)));
     case 'labels': return Requirement.labels(toSelector(r.sel));
   }
 }
@@ -242,7 +242,7 @@ export function build(spec: WorldSpec, outdir: string, terraformFile: string): B
   let fleet: ClusterFleet;
   if (f.fromTerraform) {
     fs.writeFileSync(terraformFile, JSON.stringify({ clusters: { sensitive: false, type: 'dynamic', value: f.clusters.map(terraformEntry) } }));
-    fleet = ClusterFleet.fromTerraformOutput(app, 'fleet', { ...fleetProps, file: terraformFile });
+    fleet = ClusterFleet.fromTerraformOutput(app, 'fleet', { ...fleetProps, file: terraformFile, customAccelerators: ['nvidia-b200'] });
   } else {
     fleet = new ClusterFleet(app, 'fleet', { ...fleetProps, clusters: f.clusters.map(clusterOptions) });
   }
