@@ -73,6 +73,7 @@ describe('PlatformApp', () => {
     expect(steps[3].vars).toEqual([
       { name: 'stage', value: 'prod' }, { name: 'cluster', value: 'aws-prod-cpu-1' }, { name: 'region', value: 'us-east-1' },
       { name: 'provider', value: 'aws' }, { name: 'accelerator', value: 'none' }, { name: 'tier', value: 'prod' },
+      { name: 'kubeVersion', value: '1.31' },
     ]);
     expect(steps[7].config).toEqual({
       apps: [{
@@ -94,7 +95,7 @@ describe('PlatformApp', () => {
   test('the render task renders one cluster with helm, injecting the image tag from Freight', () => {
     const { objects } = synthApp();
     const task = find(objects, 'PromotionTask', 'render-cluster');
-    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier']);
+    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier', 'kubeVersion']);
     expect(task.spec.steps).toHaveLength(1);
     expect(task.spec.steps[0].uses).toBe('helm-template');
     expect(task.spec.steps[0].config).toMatchObject({
@@ -167,7 +168,8 @@ describe('PlatformApp', () => {
       { name: 'gcp-prod-h100-2', server: 'https://10.0.0.8', namespace: 'payments' },
       { name: 'gcp-stg-h100', server: 'https://10.0.0.4', namespace: 'payments' },
     ]);
-    expect(project.spec.clusterResourceWhitelist).toBeUndefined();
+    // CreateNamespace=true: the project permits exactly the Namespace its Applications create
+    expect(project.spec.clusterResourceWhitelist).toEqual([{ group: '', kind: 'Namespace', name: 'payments' }]);
     expect(JSON.stringify(project)).not.toContain('"*"');
   });
 

@@ -217,7 +217,10 @@ function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
 
 /** The values of the cluster variables (`{region}`, ...) of a cluster. @internal */
 export function clusterVariableSource(c: Cluster): ClusterVariableSource {
-  return { name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
+  return {
+    name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name,
+    kubernetesVersion: c.kubernetesVersion,
+  };
 }
 
 /** Two spellings of one API server (trailing slash, case, default port) are the same endpoint. @internal */

@@ -1,4 +1,4 @@
-import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
+import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
@@ -102,6 +102,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       pullRequestLabels: [...stage.approval.pullRequestLabels],
       verification: (input.verification.get(stage.name) ?? []).map(v => v.name),
       waves,
+      syncTimeout: DEFAULT_SYNC_TIMEOUT,
     });
   }
 

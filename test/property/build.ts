@@ -206,6 +206,8 @@ export function toSource(s: SourceSpec): ManifestSource {
       valuesFiles: s.valuesFiles,
       optionalValuesFiles: s.optionalValuesFiles,
       releaseName: s.releaseName,
+      // every cluster serves the Prometheus Operator API (the controller model asks for the list)
+      apiVersions: ['monitoring.coreos.com/v1'],
       credentials: toCreds(s.creds),
     })
     : ManifestSource.kustomize({ repoUrl: s.repo, branch: s.branch, basePath: s.basePath, overlayPath: s.overlayPath });
