@@ -8,7 +8,6 @@ import { ControllerFinding, setSource } from '../src/testkit';
  */
 export const KNOWN_CONTROLLER_PROBLEMS: string[] = [
   'artifact-unused',
-  'cluster-ca-missing',
   'web-metric-non-json-passes',
 ];
 

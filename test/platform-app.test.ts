@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { applicationsUpdatedBy, expandApplicationSet } from './argocd-simulation';
-import { appProps, find, ofKind, synthApp, world } from './fixtures';
+import { appProps, find, managedAuth, ofKind, synthApp, world } from './fixtures';
 import {
-  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformLabels, PromotionPipeline, Requirement, SelectorOperator, Versioning,
+  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PlatformLabels, PromotionPipeline, Requirement,
+  SelectorOperator, Versioning,
 } from '../src';
 
 describe('PlatformApp', () => {
@@ -306,7 +307,14 @@ describe('PlatformApp', () => {
     test('fails at synth if clusters were added to the fleet after the app was planned', () => {
       const w = world();
       new PlatformApp(w.app, 'api', appProps(w));
-      w.fleet.addCluster({ name: 'late', server: 'https://late.example.com', provider: 'aws' as any, region: 'us-east-1', tier: (w.fleet.clusters[0].tier) });
+      w.fleet.addCluster({
+        name: 'late',
+        server: 'https://late.example.com',
+        provider: 'aws' as any,
+        region: 'us-east-1',
+        tier: (w.fleet.clusters[0].tier),
+        auth: managedAuth(CloudProvider.AWS, 'late'),
+      });
       expect(() => w.app.synth()).toThrow(/fleet 'fleet' changed after PlatformApp 'api' was planned; define every cluster before the apps/);
     });
 

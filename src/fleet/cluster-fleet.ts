@@ -129,7 +129,11 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       throw new Error(`ClusterFleet '${props.fleetName ?? id}': file cannot be read, got "${props.file}" (${(e as Error).message}); `
         + 'write it with `terraform output -json > <file>`');
     }
-    const clusters = clustersFromTerraformOutput(text, { source: props.file, outputName: props.outputName });
+    const clusters = clustersFromTerraformOutput(text, {
+      source: props.file,
+      outputName: props.outputName,
+      centralByDefault: (props.topology ?? ArgoCdTopology.central()).kind === ArgoCdTopologyKind.CENTRAL,
+    });
     return new ClusterFleet(scope, id, { ...props, clusters: [...clusters, ...props.clusters ?? []] });
   }
 
