@@ -12,7 +12,7 @@ export function docsPreview(scope: Construct, { fleet, preview }: Platform, over
     fleet,
     pipeline: preview,
     artifacts: [Artifact.image('ghcr.io/acme/docs-site', { versioning: Versioning.digest('latest'), helmValuesKey: 'site.image' })],
-    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/docs-site.git', path: 'deploy/chart' }),
+    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/docs-site.git', path: 'deploy/chart', apiVersions: ['monitoring.coreos.com/v1'] }),
     targets: ClusterSelector.accelerator(Accelerator.NONE),
     releaseRepo: 'https://github.com/acme/releases.git',
     ...overrides,

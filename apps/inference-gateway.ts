@@ -22,6 +22,8 @@ export function inferenceGateway(scope: Construct, { fleet, standard }: Platform
       path: 'charts/gateway',
       valuesFiles: ['values-{stage}.yaml'],
       optionalValuesFiles: ['clusters/{cluster}.yaml'],
+      // the chart adds a ServiceMonitor when the Prometheus Operator API is there
+      apiVersions: ['monitoring.coreos.com/v1'],
     }),
     targets: ClusterSelector.accelerator(Accelerator.NVIDIA_H100, Accelerator.NVIDIA_H200, Accelerator.NVIDIA_GB200),
     requires: [Requirement.minKubernetesVersion('1.30')],

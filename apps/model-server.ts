@@ -38,6 +38,7 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
       repoUrl: 'https://github.com/acme/model-server-deploy.git',
       path: 'umbrella',
       valuesFiles: ['values-{stage}.yaml', 'accelerators/{accelerator}.yaml'],
+      apiVersions: ['monitoring.coreos.com/v1'],
     }),
     targets: ClusterSelector.accelerator(Accelerator.GOOGLE_TPU, Accelerator.AWS_TRAINIUM),
     requires: [Requirement.minAccelerators(8)],

@@ -14,7 +14,7 @@ export function storefront(scope: Construct, { fleet, advanced }: Platform, over
     fleet,
     pipeline: advanced,
     artifacts: [Artifact.image('ghcr.io/acme/storefront', { versioning: Versioning.semver('^2.0.0'), helmValuesKey: 'image' })],
-    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/storefront.git', path: 'deploy/chart' }),
+    source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/storefront.git', path: 'deploy/chart', apiVersions: ['monitoring.coreos.com/v1'] }),
     targets: ClusterSelector.accelerator(Accelerator.NONE)
       .and(ClusterSelector.matchLabels({ [PlatformLabels.TOPOLOGY]: ArgoCdTopologyKind.CENTRAL })),
     releaseRepo: 'https://github.com/acme/releases.git',

@@ -20,6 +20,7 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, 
       repoUrl: 'https://github.com/acme/telemetry-deploy.git',
       path: 'agent',
       valuesFiles: ['values-{stage}.yaml', 'providers/{provider}.yaml'],
+      apiVersions: ['monitoring.coreos.com/v1'],
     }),
     clusterResources: [
       { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' },

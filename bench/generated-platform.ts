@@ -1,13 +1,25 @@
 import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterFleet, Comparison, ClusterOptions, ClusterSelector, CloudProvider, ManifestSource,
+  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterAuth, ClusterFleet, Comparison, ClusterOptions, ClusterSelector, CloudProvider,
+  ManifestSource,
   PlatformApp, PromotionPipeline, Tier, Verification, Versioning, Waves,
 } from '../src';
 
 const PROVIDERS = [CloudProvider.AWS, CloudProvider.GCP, CloudProvider.AZURE];
 const FAMILIES = [Accelerator.NONE, Accelerator.NVIDIA_H100, Accelerator.NVIDIA_H200, Accelerator.NVIDIA_GB200, Accelerator.AMD_MI300X];
 const RINGS = ['canary', 'early', 'broad', 'broad', 'broad'];
+
+/** A public, fake CA (base64 PEM header): every managed cluster of the central Argo CD needs one. */
+const FAKE_CA = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==';
+
+function authFor(provider: CloudProvider, name: string): ClusterAuth {
+  switch (provider) {
+    case CloudProvider.AWS: return ClusterAuth.eks({ clusterName: `eks-${name}` }, { caData: FAKE_CA });
+    case CloudProvider.GCP: return ClusterAuth.gke({ caData: FAKE_CA });
+    default: return ClusterAuth.aks({}, { caData: FAKE_CA });
+  }
+}
 
 /**
  * A synthetic platform for benchmarks: `clusterCount` clusters (15% dev, 20% staging, the rest
@@ -30,6 +42,7 @@ export function defineGeneratedPlatform(scope: Construct, clusterCount: number, 
       kubernetesVersion: '1.31',
       labels: tier === Tier.PROD ? { ring: RINGS[Math.floor(i / 3) % RINGS.length] } : undefined,
       argoCd: i % 20 === 19 ? ArgoCdTopology.perCluster() : undefined,
+      auth: authFor(PROVIDERS[i % PROVIDERS.length], `c${String(i).padStart(4, '0')}-${tier.name}`),
     });
   }
   const fleet = new ClusterFleet(scope, 'fleet', { clusters, applicationControllerShards: Math.max(1, Math.ceil(clusterCount / 16)) });

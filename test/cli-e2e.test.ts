@@ -36,12 +36,13 @@ function mainTs(apiTargets: string): string {
   const lib = JSON.stringify(path.join(ROOT, 'src', 'index.ts'));
   return `import { App } from 'cdk8s';
 import {
-  Accelerator, Approval, Artifact, ClusterFleet, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PromotionPipeline, Tier, Waves,
+  Accelerator, Approval, Artifact, ClusterAuth, ClusterFleet, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PromotionPipeline, Tier, Waves,
 } from ${lib};
 
 const app = new App();
 const cluster = (name: string, tier: Tier, ring: string, accelerator?: Accelerator) => ({
   name, server: \`https://\${name}.example.com\`, provider: CloudProvider.AWS, region: 'us-east-1', tier, kubernetesVersion: '1.31',
+  auth: ClusterAuth.eks({ clusterName: name }, { caData: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' }),
   labels: { ring }, ...(accelerator ? { accelerator, acceleratorCount: 8 } : {}),
 });
 const fleet = new ClusterFleet(app, 'fleet', {

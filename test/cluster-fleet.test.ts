@@ -1,9 +1,9 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { SMALL_FLEET } from './fixtures';
+import { managedAuth, SMALL_FLEET, TEST_CA } from './fixtures';
 import { Accelerator, ClusterAuth, ClusterFleet, ClusterOptions, CloudProvider, PlatformLabels, Tier } from '../src';
 
-const base: ClusterOptions = { name: 'c1', server: 'https://c1.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV };
+const base: ClusterOptions = { name: 'c1', server: 'https://c1.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV, auth: managedAuth(CloudProvider.AWS, 'c1') };
 
 function fleetOf(...clusters: ClusterOptions[]) {
   const app = Testing.app();
@@ -43,16 +43,17 @@ describe('ClusterFleet', () => {
     });
     expect(JSON.parse(secret.stringData.config)).toEqual({
       execProviderConfig: { command: 'argocd-k8s-auth', args: ['gcp'], apiVersion: 'client.authentication.k8s.io/v1beta1' },
-      tlsClientConfig: { insecure: false },
+      tlsClientConfig: { insecure: false, caData: TEST_CA },
     });
   });
 
-  test('authentication defaults follow the provider', () => {
+  test('the central Argo CD needs auth and the CA of every managed cluster, and the EKS name', () => {
     const { objects } = fleetOf(
       base,
-      { ...base, name: 'c2', server: 'https://c2.example.com', provider: CloudProvider.AZURE },
+      { ...base, name: 'c2', server: 'https://c2.example.com', provider: CloudProvider.AZURE, auth: managedAuth(CloudProvider.AZURE, 'c2') },
     );
-    expect(JSON.parse(objects[0].stringData.config).awsAuthConfig).toEqual({ clusterName: 'c1' });
+    // the name AWS knows the cluster by, never the fleet's name
+    expect(JSON.parse(objects[0].stringData.config).awsAuthConfig).toEqual({ clusterName: 'eks-c1' });
     expect(JSON.parse(objects[1].stringData.config).execProviderConfig).toEqual({
       command: 'argocd-k8s-auth', args: ['azure'], env: { AAD_LOGIN_METHOD: 'workloadidentity' }, apiVersion: 'client.authentication.k8s.io/v1beta1',
     });
@@ -97,9 +98,14 @@ describe('ClusterFleet', () => {
     ['the kubernetes version is malformed', { kubernetesVersion: 'latest' }, /kubernetesVersion must look like "1.31"/],
     ['an extra label uses the reserved prefix', { labels: { 'gitops-platform.io/tier': 'x' } }, /reserved prefix gitops-platform.io\//],
     ['an extra label value is invalid', { labels: { ring: 'can ary' } }, /labels\["ring"\] must be empty or consist/],
-    ['an on-prem cluster has no auth', { provider: CloudProvider.ON_PREM }, /auth is required for provider "on-prem", got nothing; use ClusterAuth.exec\(\)/],
+    ['an on-prem cluster has no auth', { provider: CloudProvider.ON_PREM, auth: undefined }, /auth is required for provider "on-prem" with the central Argo CD; use ClusterAuth.exec\(\)/],
+    ['an AWS cluster has no auth', { auth: undefined }, /auth is required for provider "aws" with the central Argo CD; use ClusterAuth.eks\(\{ clusterName/],
+    ['a GKE cluster has no CA', { provider: CloudProvider.GCP, auth: ClusterAuth.gke() }, /auth caData is required for provider "gcp" with the central Argo CD, got none/],
+    ['an on-prem API server at an IP address has no CA', { provider: CloudProvider.ON_PREM, server: 'https://10.0.0.9', auth: ClusterAuth.exec({ command: 'kubelogin' }) },
+      /auth caData is required for the API server "https:\/\/10.0.0.9", got none/],
+    ['an EKS cluster has no name', { auth: ClusterAuth.eks({ clusterName: '' }, { caData: TEST_CA }) }, /eks clusterName is required, got ""/],
     ['an exec plugin gets a literal token', { auth: ClusterAuth.exec({ command: 'x', env: { API_TOKEN: 'abc' } }) }, /env "API_TOKEN" looks like secret material/],
-    ['the EKS role is not an ARN', { auth: ClusterAuth.eks({ roleArn: 'argocd' }) }, /roleArn must be an IAM role ARN/],
+    ['the EKS role is not an ARN', { auth: ClusterAuth.eks({ clusterName: 'c1', roleArn: 'argocd' }, { caData: TEST_CA }) }, /roleArn must be an IAM role ARN/],
     ['caData is not base64', { auth: ClusterAuth.gke({ caData: '-----BEGIN CERTIFICATE-----' }) }, /caData must be a base64-encoded PEM/],
     ['the accelerator name is invalid', { accelerator: Accelerator.custom('NVIDIA H100') }, /accelerator name must be empty or consist/],
     ['the tier name is invalid', { tier: Tier.of('pre prod') }, /tier name must be empty or consist/],

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Duration, Testing } from 'cdk8s';
 import { afterAll, describe, expect, test } from 'vitest';
-import { appProps, find, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from './fixtures';
+import { appProps, find, managedAuth, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from './fixtures';
 import {
   ClusterFleet, CloudProvider, DeployFreeze, FreezeOverride, FreezeSchedule, PlatformApp, PlatformLabels, PlatformReport, Tier,
 } from '../src';
@@ -37,15 +37,17 @@ describe('DeployFreeze', () => {
     const syncStep = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps.find((s: any) => s.uses === 'argocd-update');
     expect(syncStep('prod-canary').retry).toEqual({ timeout: '336h30m' });
     expect(syncStep('prod-broad').retry).toEqual({ timeout: '336h30m' });
-    expect(syncStep('dev').retry).toBeUndefined();
+    // unfrozen waves keep the default sync timeout
+    expect(syncStep('dev').retry).toEqual({ timeout: '30m' });
     expect(app.plan.stages.map(s => s.freezes.length)).toEqual([0, 0, 1]);
     expect(ManifestValidator.load().validateObjects(objects)).toEqual([]);
   });
 
-  test('no freeze: no window, no retry (output unchanged)', () => {
+  test('no freeze: no window, the default sync timeout', () => {
     const { objects } = synthApp();
     expect(find(objects, 'AppProject', 'api').spec.syncWindows).toBeUndefined();
-    expect(JSON.stringify(objects)).not.toContain('"retry"');
+    const timeouts = [...JSON.stringify(objects).matchAll(/"retry":\{"timeout":"([^"]+)"\}/g)].map(m => m[1]);
+    expect(new Set(timeouts)).toEqual(new Set(['30m']));
   });
 
   test('stage and app freezes; a shared freeze counts once; per-cluster AppProjects get only their own Application', () => {
@@ -137,6 +139,7 @@ describe('the change review reads the freeze', () => {
       tier: Tier.PROD,
       kubernetesVersion: '1.31',
       labels: { ring: 'broad' },
+      auth: managedAuth(CloudProvider.AWS, `aws-prod-cpu-x${i}`),
     }))];
     const fleet = new ClusterFleet(app, 'fleet', { clusters });
     const pipeline = standardPipeline(app, { freezes: [yearEnd()] });

@@ -63,6 +63,7 @@ describe('determinism and blast radius', () => {
         clusters['gcp-usc1-h200-prod-09'] = {
           endpoint: 'https://34.118.99.99',
           provider: 'gcp',
+          ca_data: 'Q0E=',
           region: 'us-central1',
           tier: 'prod',
           accelerator: 'nvidia-h200',

@@ -76,7 +76,7 @@ describe('examples in apps/', () => {
     ]));
     const chartUrls = artifacts.filter(a => a.kind === ArtifactKind.HELM_CHART).map(a => a.repoUrl.split(':')[0]);
     expect(new Set(chartUrls)).toEqual(new Set(['https', 'oci']));
-    const sources = new Set(charts.flatMap(c => c.objects).filter(o => o.kind === 'PromotionTask').map(t => t.spec.steps[0].uses));
+    const sources = new Set(charts.flatMap(c => c.objects).filter(o => o.kind === 'PromotionTask').map(t => t.spec.steps.at(-1).uses));
     expect(sources).toEqual(new Set(['helm-template', 'kustomize-build']));
   });
 

@@ -1,12 +1,25 @@
 import { Chart, Duration, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  Accelerator, Approval, Artifact, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, ManifestSource,
+  Accelerator, Approval, Artifact, ClusterAuth, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, ManifestSource,
   PlatformApp, PlatformAppProps, PromotionPipeline, PromotionPipelineProps, Tier, Versioning, Waves,
 } from '../src';
 
+/** A public, fake CA certificate (base64 PEM header), as every managed cluster of the central Argo CD needs. */
+export const TEST_CA = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==';
+
+/** How the central Argo CD reaches a managed cluster: its cloud identity and its CA. */
+export function managedAuth(provider: CloudProvider, name: string): ClusterAuth | undefined {
+  switch (provider) {
+    case CloudProvider.AWS: return ClusterAuth.eks({ clusterName: `eks-${name}` }, { caData: TEST_CA });
+    case CloudProvider.GCP: return ClusterAuth.gke({ caData: TEST_CA });
+    case CloudProvider.AZURE: return ClusterAuth.aks({}, { caData: TEST_CA });
+    default: return undefined;
+  }
+}
+
 /** A small fleet: every tier on two providers, CPU and H100. */
-export const SMALL_FLEET: ClusterOptions[] = [
+export const SMALL_FLEET: ClusterOptions[] = ([
   { name: 'aws-dev-cpu', server: 'https://dev-cpu.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV, kubernetesVersion: '1.31' },
   { name: 'gcp-dev-h100', server: 'https://10.0.0.2', provider: CloudProvider.GCP, region: 'us-central1', tier: Tier.DEV, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 8, kubernetesVersion: '1.30' },
   { name: 'aws-stg-cpu', server: 'https://stg-cpu.eks.example.com', provider: CloudProvider.AWS, region: 'us-west-2', tier: Tier.STAGING, kubernetesVersion: '1.31' },
@@ -15,7 +28,7 @@ export const SMALL_FLEET: ClusterOptions[] = [
   { name: 'aws-prod-cpu-2', server: 'https://prod-cpu-2.eks.example.com', provider: CloudProvider.AWS, region: 'eu-west-1', tier: Tier.PROD, kubernetesVersion: '1.31', labels: { ring: 'broad' } },
   { name: 'gcp-prod-h100-1', server: 'https://10.0.0.7', provider: CloudProvider.GCP, region: 'us-central1', tier: Tier.PROD, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 64, kubernetesVersion: '1.31', labels: { ring: 'canary' } },
   { name: 'gcp-prod-h100-2', server: 'https://10.0.0.8', provider: CloudProvider.GCP, region: 'europe-west4', tier: Tier.PROD, accelerator: Accelerator.NVIDIA_H100, acceleratorCount: 64, kubernetesVersion: '1.31', labels: { ring: 'broad' } },
-];
+] as ClusterOptions[]).map(c => ({ ...c, auth: managedAuth(c.provider, c.name) }));
 
 /** dev and staging promote automatically; prod is manual, in canary/broad rings with a soak. */
 export function standardPipeline(scope: Construct, props: PromotionPipelineProps = {}): PromotionPipeline {

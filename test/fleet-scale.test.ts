@@ -80,7 +80,13 @@ describe('the 100-cluster fleet from Terraform', () => {
   ])('adding %s moves at most 3 other clusters to another shard', (_, cluster) => {
     const before = shardOf(examples);
     const after = examplesWith(clusters => {
-      clusters['new-cluster-01'] = { endpoint: 'https://new-cluster-01.example.com', kubernetes_version: '1.31', ...cluster };
+      clusters['new-cluster-01'] = {
+        endpoint: 'https://new-cluster-01.example.com',
+        kubernetes_version: '1.31',
+        ca_data: 'Q0E=',
+        ...cluster.provider === 'aws' ? { auth: { type: 'eks', cluster_name: 'eks-new-cluster-01' } } : {},
+        ...cluster,
+      };
     });
     expect(moved(before, shardOf(after)).length).toBeLessThanOrEqual(3);
     expect(after.fleet.reportShards()!.imbalancePercent).toBeLessThan(10);

@@ -7,14 +7,7 @@ import { ControllerFinding, setSource } from '../src/testkit';
  * output.
  */
 export const KNOWN_CONTROLLER_PROBLEMS: string[] = [
-  'argocd-update-timeout-default',
   'artifact-unused',
-  'cluster-ca-missing',
-  'helm-dependency-not-found',
-  'helm-template-capabilities',
-  'namespace-not-permitted',
-  'step-output-missing',
-  'values-files-ignore-missing',
   'web-metric-non-json-passes',
 ];
 

@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { applicationsUpdatedBy, expandApplicationSet } from './argocd-simulation';
-import { appProps, find, ofKind, synthApp, world } from './fixtures';
+import { appProps, find, managedAuth, ofKind, synthApp, world } from './fixtures';
 import {
-  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformLabels, PromotionPipeline, Requirement, SelectorOperator, Versioning,
+  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PlatformLabels, PromotionPipeline, Requirement,
+  SelectorOperator, Versioning,
 } from '../src';
 
 describe('PlatformApp', () => {
@@ -73,6 +74,7 @@ describe('PlatformApp', () => {
     expect(steps[3].vars).toEqual([
       { name: 'stage', value: 'prod' }, { name: 'cluster', value: 'aws-prod-cpu-1' }, { name: 'region', value: 'us-east-1' },
       { name: 'provider', value: 'aws' }, { name: 'accelerator', value: 'none' }, { name: 'tier', value: 'prod' },
+      { name: 'kubeVersion', value: '1.31' },
     ]);
     expect(steps[7].config).toEqual({
       apps: [{
@@ -94,7 +96,7 @@ describe('PlatformApp', () => {
   test('the render task renders one cluster with helm, injecting the image tag from Freight', () => {
     const { objects } = synthApp();
     const task = find(objects, 'PromotionTask', 'render-cluster');
-    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier']);
+    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier', 'kubeVersion']);
     expect(task.spec.steps).toHaveLength(1);
     expect(task.spec.steps[0].uses).toBe('helm-template');
     expect(task.spec.steps[0].config).toMatchObject({
@@ -167,7 +169,8 @@ describe('PlatformApp', () => {
       { name: 'gcp-prod-h100-2', server: 'https://10.0.0.8', namespace: 'payments' },
       { name: 'gcp-stg-h100', server: 'https://10.0.0.4', namespace: 'payments' },
     ]);
-    expect(project.spec.clusterResourceWhitelist).toBeUndefined();
+    // CreateNamespace=true: the project permits exactly the Namespace its Applications create
+    expect(project.spec.clusterResourceWhitelist).toEqual([{ group: '', kind: 'Namespace', name: 'payments' }]);
     expect(JSON.stringify(project)).not.toContain('"*"');
   });
 
@@ -304,7 +307,14 @@ describe('PlatformApp', () => {
     test('fails at synth if clusters were added to the fleet after the app was planned', () => {
       const w = world();
       new PlatformApp(w.app, 'api', appProps(w));
-      w.fleet.addCluster({ name: 'late', server: 'https://late.example.com', provider: 'aws' as any, region: 'us-east-1', tier: (w.fleet.clusters[0].tier) });
+      w.fleet.addCluster({
+        name: 'late',
+        server: 'https://late.example.com',
+        provider: 'aws' as any,
+        region: 'us-east-1',
+        tier: (w.fleet.clusters[0].tier),
+        auth: managedAuth(CloudProvider.AWS, 'late'),
+      });
       expect(() => w.app.synth()).toThrow(/fleet 'fleet' changed after PlatformApp 'api' was planned; define every cluster before the apps/);
     });
 

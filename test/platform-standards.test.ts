@@ -85,7 +85,10 @@ describe('PlatformStandards', () => {
     const recorded = '[{"rule":"cluster-scoped-resources","justification":"reads node metrics cluster-wide; approved by security (SEC-1)"}]';
     expect(find(objects, 'Project', 'api').metadata.annotations['gitops-platform.io/standards-exemptions']).toBe(recorded);
     expect(find(objects, 'AppProject', 'api').metadata.annotations['gitops-platform.io/standards-exemptions']).toBe(recorded);
-    expect(find(objects, 'AppProject', 'api').spec.clusterResourceWhitelist).toEqual([{ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' }]);
+    expect(find(objects, 'AppProject', 'api').spec.clusterResourceWhitelist).toEqual([
+      { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' },
+      { group: '', kind: 'Namespace', name: 'api' },
+    ]);
   });
 
   test('custom rules run after the built-in ones; warnings do not fail synth', () => {

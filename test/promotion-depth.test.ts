@@ -43,7 +43,10 @@ describe('promotion by pull request', () => {
       labels: ['release'],
     });
     expect(prod[prod.length - 2].config).toEqual({ repoURL: 'https://github.com/acme/releases.git', prNumber: '${{ outputs[\'open-pr\'].pr.id }}' });
-    expect(prod[prod.length - 1].config.apps[0].sources[0].desiredRevision).toBe('${{ outputs[\'wait-for-pr\'].commit }}');
+    // no pull request when the render changed nothing: git-open-pr is Skipped, the pushed commit is the branch head
+    expect(prod[prod.length - 2].if).toBe('${{ status(\'open-pr\') != \'Skipped\' }}');
+    expect(prod[prod.length - 1].config.apps[0].sources[0].desiredRevision).toBe('${{ outputs[\'wait-for-pr\']?.commit ?? outputs[\'push\'].commit }}');
+    expect(prod[prod.length - 1].retry).toEqual({ timeout: '30m' });
     // a direct-push stage is unchanged
     expect(steps(objects, 'dev').find((s: any) => s.uses === 'git-open-pr')).toBeUndefined();
   });
@@ -166,7 +169,8 @@ describe('artifacts and versioning rules', () => {
     const update = steps(objects, 'dev').find((s: any) => s.uses === 'helm-update-chart');
     expect(update.config.charts).toEqual([
       { repository: 'https://charts.example.com/stable', name: 'redis', version: '${{ chartFrom(\'https://charts.example.com/stable\', \'redis\').Version }}' },
-      { repository: 'oci://ghcr.io/acme/charts/api-base', name: 'base', version: '${{ chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version }}' },
+      // an OCI dependency names the registry path without the chart (kargo helm-update-chart.md)
+      { repository: 'oci://ghcr.io/acme/charts', name: 'base', version: '${{ chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version }}' },
     ]);
     expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.buildDependencies).toBe(true);
   });
@@ -215,10 +219,16 @@ describe('manifest sources', () => {
     const { objects } = define(() => ({
       source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', valuesFiles: ['stages/{stage}.yaml'], optionalValuesFiles: ['clusters/{cluster}.yaml'] }),
     }));
-    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config).toMatchObject({
-      valuesFiles: ['./src/chart/stages/${{ vars.stage }}.yaml', './src/chart/clusters/${{ vars.cluster }}.yaml'],
-      ignoreMissingValueFiles: true,
+    const [merge, render] = find(objects, 'PromotionTask', 'render-cluster').spec.steps;
+    // only the optional files may be missing: merged first, a required one still fails the render
+    expect(merge).toEqual({
+      uses: 'yaml-merge',
+      as: 'optional-values',
+      config: { inFiles: ['./src/chart/clusters/${{ vars.cluster }}.yaml'], outFile: './work/${{ vars.cluster }}/optional-values.yaml', ignoreMissingFiles: true },
     });
+    expect(render.config.valuesFiles).toEqual(['./src/chart/stages/${{ vars.stage }}.yaml', './work/${{ vars.cluster }}/optional-values.yaml']);
+    expect(render.config.ignoreMissingValueFiles).toBeUndefined();
+    expect(render.config).toMatchObject({ kubeVersion: '${{ vars.kubeVersion == \'unknown\' ? \'\' : vars.kubeVersion }}', includeCRDs: true });
   });
 });
 

@@ -1,10 +1,10 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { appProps } from './fixtures';
+import { appProps, managedAuth } from './fixtures';
 import { modelInput, unexpectedFindings } from './known-controller-problems';
 import { defineExamples } from '../apps';
 import {
-  Approval, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline, Tier, Verification, Waves,
+  Approval, CloudProvider, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline, Tier, Verification, Waves,
 } from '../src';
 import { simulateControllers } from '../src/testkit';
 import { modelApplications } from '../src/testkit/model/argocd-applications';
@@ -137,7 +137,14 @@ describe('promotion graph: validation', () => {
   test('fan-out groups must place every cluster exactly once', () => {
     const app = Testing.app();
     const fleet = new ClusterFleet(app, 'fleet', {
-      clusters: ['a', 'b', 'c'].map(n => ({ name: `prod-${n}`, server: `https://${n}.example.com`, provider: 'aws' as any, region: `r-${n}`, tier: Tier.PROD })),
+      clusters: ['a', 'b', 'c'].map(n => ({
+        name: `prod-${n}`,
+        server: `https://${n}.example.com`,
+        provider: CloudProvider.AWS,
+        region: `r-${n}`,
+        tier: Tier.PROD,
+        auth: managedAuth(CloudProvider.AWS, `prod-${n}`),
+      })),
     });
     const pipeline = new PromotionPipeline(app, 'p', {
       stages: [{
@@ -158,9 +165,10 @@ describe('promotion graph: validation', () => {
       clusters: ['a1', 'a2', 'b1', 'b2', 'dr'].map(n => ({
         name: `c-${n}`,
         server: `https://${n}.example.com`,
-        provider: 'aws' as any,
+        provider: CloudProvider.AWS,
         region: n.startsWith('a') ? 'west' : 'east',
         tier: n === 'dr' ? Tier.STAGING : Tier.PROD,
+        auth: managedAuth(CloudProvider.AWS, `c-${n}`),
       })),
     });
     const pipeline = new PromotionPipeline(app, 'p', {

@@ -22,8 +22,11 @@ const GOOD = {
   accelerator_count: 64,
   kubernetes_version: '1.31',
   labels: { ring: 'canary' },
+  // the central Argo CD needs a managed cluster's CA, and the EKS cluster's own name
+  ca_data: 'Q0E=',
+  auth: { type: 'eks', cluster_name: 'h100-prod-01' },
 };
-const OTHER = { ...GOOD, name: 'gcp-euw4-h100-prod-02', endpoint: 'https://34.90.40.41', provider: 'gcp', region: 'europe-west4' };
+const OTHER = { ...GOOD, name: 'gcp-euw4-h100-prod-02', endpoint: 'https://34.90.40.41', provider: 'gcp', region: 'europe-west4', auth: { type: 'gke' } };
 
 /** A `terraform output -json` document whose clusters output holds `value`. */
 function tfOutput(value: unknown, outputs: Record<string, unknown> = {}): string {
@@ -140,9 +143,12 @@ describe('the fixture apps/infra/clusters.tfoutput.json', () => {
       expect(c.auth?.toClusterConfig(c.name).execProviderConfig).toMatchObject({ command: 'oci', args: expect.arrayContaining(['generate-token']) });
     }
     for (const [p, kind] of [[CloudProvider.AWS, 'eks'], [CloudProvider.GCP, 'gke'], [CloudProvider.AZURE, 'aks']] as const) {
-      expect(byProvider(p).some(c => c.auth === undefined)).toBe(true);
       expect(byProvider(p).filter(c => c.auth !== undefined).every(c => c.auth!.kind === kind)).toBe(true);
     }
+    // every managed cluster of the central Argo CD has its CA, every EKS one its own name
+    const central = clusters.filter(c => c.argoCd === undefined);
+    expect(central.every(c => c.auth?.toClusterConfig(c.name).tlsClientConfig.caData)).toBe(true);
+    expect(byProvider(CloudProvider.AWS).filter(c => c.auth).every(c => c.auth!.toClusterConfig(c.name).awsAuthConfig.clusterName === `eks-${c.name.slice(4)}`)).toBe(true);
     expect(byProvider(CloudProvider.AWS).some(c => c.auth?.toClusterConfig(c.name).awsAuthConfig.roleARN)).toBe(true);
     expect(clusters.filter(c => c.auth?.toClusterConfig(c.name).tlsClientConfig.caData).length).toBeGreaterThan(30);
   });
@@ -225,14 +231,13 @@ describe('clustersFromTerraformOutput', () => {
       accelerator: null,
       accelerator_count: null,
       labels: null,
-      ca_data: null,
       argocd: null,
       shard: null,
       production: null,
-      auth: { type: 'eks', cluster_name: null, role_arn: null, login_method: null, command: null, args: null },
+      auth: { type: 'eks', cluster_name: 'h100-prod-01', role_arn: null, login_method: null, command: null, args: null },
     }]);
     expect([c.accelerator, c.acceleratorCount, c.labels, c.argoCd, c.shard]).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    expect(c.auth?.toClusterConfig(c.name).awsAuthConfig).toEqual({ clusterName: c.name });
+    expect(c.auth?.toClusterConfig(c.name).awsAuthConfig).toEqual({ clusterName: 'h100-prod-01' });
   });
 
   test('reads another output by name', () => {
@@ -373,7 +378,7 @@ describe('clustersFromTerraformOutput fails', () => {
       ['secret_access_key', { secret_access_key: SECRET }, 'secret_access_key'],
       ['private_key', { private_key: SECRET }, 'private_key'],
       ['a camelCase key', { clientKeyData: SECRET }, 'clientKeyData'],
-      ['a key inside auth', { auth: { type: 'eks', token: SECRET } }, 'auth.token'],
+      ['a key inside auth', { auth: { type: 'eks', cluster_name: 'h100-prod-01', token: SECRET } }, 'auth.token'],
       ['an exec env variable', { auth: { type: 'exec', command: 'oci', env: { AWS_SECRET_ACCESS_KEY: SECRET } } }, 'auth.env["AWS_SECRET_ACCESS_KEY"]'],
       ['a label', { labels: { 'example.com/token': SECRET } }, 'labels["example.com/token"]'],
       ['a JWT value', { auth: { type: 'exec', command: 'kubectl', args: ['--token', `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhcmdvY2QifQ.${SECRET}`] } }, 'auth.args[1]'],
@@ -408,25 +413,35 @@ describe('clustersFromTerraformOutput fails', () => {
   });
 
   test('fails if auth is missing for the central argo cd where the provider has no default', () => {
-    const oci = { ...GOOD, provider: 'oci', region: 'us-ashburn-1' };
+    const oci = { ...GOOD, provider: 'oci', region: 'us-ashburn-1', auth: undefined };
     expect(errorOf(() => parse([{ ...oci, argocd: { mode: 'central' } }]))).toBe(`${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): `
       + 'auth is required for provider "oci" with the central argo cd, as it has no workload identity default, got nothing; '
       + 'use { type = "exec", command = "<credential plugin in the argo cd image>", args = [...] }');
     // Its own Argo CD needs none; without argocd, the fleet's default topology decides.
     expect(parse([{ ...oci, argocd: { mode: 'per-cluster' } }])[0].auth).toBeUndefined();
-    expect(parse([oci])[0].auth).toBeUndefined();
+    expect(errorOf(() => parse([oci]))).toContain('auth is required for provider "oci" with the central argo cd');
+    expect(clustersFromTerraformOutput(tfOutput([oci]), { source: SOURCE, centralByDefault: false })[0].auth).toBeUndefined();
+  });
+
+  test('fails without the ca and the eks cluster name the central argo cd needs', () => {
+    expect(errorOf(() => parse([{ ...GOOD, ca_data: undefined }]))).toBe(`${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): `
+      + 'ca_data is required for provider "aws" with the central argo cd: its api server\'s certificate is signed by the cluster\'s own ca, got nothing; '
+      + 'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
+    expect(errorOf(() => parse([{ ...GOOD, auth: undefined }]))).toContain('auth is required for provider "aws" with the central argo cd: argo cd mints its token for the eks cluster name, got nothing');
+    expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'eks' } }]))).toContain('auth.cluster_name is required, got nothing');
+    expect(parse([{ ...GOOD, ca_data: undefined, argocd: { mode: 'per-cluster' } }])).toHaveLength(1);
   });
 
   test('fails if auth is malformed', () => {
     expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'iam' } }])))
       .toContain('auth.type is not a supported authentication, got "iam"; use one of "eks", "gke", "aks", "exec"');
-    expect(errorOf(() => parse([{ ...GOOD, auth: 'eks' }]))).toContain('auth must be an object, got "eks"; use e.g. { type = "eks" }');
+    expect(errorOf(() => parse([{ ...GOOD, auth: 'eks' }]))).toContain('auth must be an object, got "eks"; use e.g. { type = "eks", cluster_name = "..." }');
     expect(errorOf(() => parse([{ ...GOOD, auth: { cluster_name: 'x' } }]))).toContain('auth.type is required, got nothing');
     expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'gke', role_arn: 'arn:aws:iam::777788889999:role/x' } }])))
       .toContain('auth.role_arn applies only to auth type "eks", but auth.type is "gke", got "arn:aws:iam::777788889999:role/x"; remove it or change auth.type');
     expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'exec', args: ['x'] } }]))).toContain('auth.command is required, got nothing');
     // Problems found by ClusterAuth come out in Terraform's names.
-    expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'eks', role_arn: 'argocd' } }])))
+    expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'eks', cluster_name: 'x', role_arn: 'argocd' } }])))
       .toContain('clusters[0] ("aws-use1-h100-prod-01"): auth: eks role_arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>), got "argocd"');
   });
 

@@ -200,14 +200,19 @@ function fakeCaData(name: string): string {
   return Buffer.from(pem).toString('base64');
 }
 
+/** The name AWS knows an EKS cluster by, as an EKS module names it. */
+function eksName(c: Planned): string {
+  return `eks-${c.name.replace(/^aws-/, '')}`;
+}
+
 function auth(c: Planned): Json | undefined {
   switch (c.provider) {
     case 'aws':
       // Some clusters live in the tier's own account and are reached through a role Argo CD assumes.
-      if (c.nth % 3 === 0) return undefined;
+      // The EKS name is AWS's, not the fleet's: Argo CD mints its token for it.
       return c.nth % 3 === 1
-        ? { type: 'eks', cluster_name: c.name, role_arn: `arn:aws:iam::${AWS_ACCOUNTS[c.tier]}:role/argocd-fleet-deployer` }
-        : { type: 'eks', cluster_name: c.name };
+        ? { type: 'eks', cluster_name: eksName(c), role_arn: `arn:aws:iam::${AWS_ACCOUNTS[c.tier]}:role/argocd-fleet-deployer` }
+        : { type: 'eks', cluster_name: eksName(c) };
     case 'gcp':
       return c.nth % 2 === 0 ? undefined : { type: 'gke' };
     case 'azure':
@@ -269,7 +274,9 @@ function entry(c: Planned, server: string, argocd: Json | undefined): { [key: st
   if (c.ring) labels.ring = c.ring;
   if (argocd !== undefined && c.provider !== 'oci') labels.site = 'edge';
   if (Object.keys(labels).length > 0) e.labels = labels;
-  if (c.provider === 'oci' || c.nth % 3 === 1) e.ca_data = fakeCaData(c.name);
+  // Required for every managed control plane the central Argo CD reaches; some clusters with
+  // their own Argo CD output it anyway.
+  if (argocd === undefined || c.provider === 'oci' || c.nth % 3 === 1) e.ca_data = fakeCaData(c.name);
   const a = auth(c);
   if (a !== undefined) e.auth = a;
   if (argocd !== undefined) e.argocd = argocd;

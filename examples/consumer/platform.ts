@@ -1,14 +1,16 @@
 import { App } from 'cdk8s';
 import {
-  Approval, Artifact, ClusterFleet, ClusterSelector, CloudProvider, ManifestSource, PlatformApp,
+  Approval, Artifact, ClusterAuth, ClusterFleet, ClusterSelector, CloudProvider, ManifestSource, PlatformApp,
   PromotionPipeline, Tier, Versioning,
 } from 'cdk8s-gitops-platform';
 
 export function definePlatform(app: App): void {
   const fleet = new ClusterFleet(app, 'fleet', {
     clusters: [
-      { name: 'aws-use1-dev-01', server: 'https://dev-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV },
-      { name: 'aws-use1-prod-01', server: 'https://prod-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD },
+      { name: 'aws-use1-dev-01', server: 'https://dev-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV,
+        auth: ClusterAuth.eks({ clusterName: 'dev-01' }, { caData: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' }) },
+      { name: 'aws-use1-prod-01', server: 'https://prod-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD,
+        auth: ClusterAuth.eks({ clusterName: 'prod-01' }, { caData: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' }) },
     ],
   });
   const pipeline = new PromotionPipeline(app, 'standard', {

@@ -96,8 +96,7 @@ function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; serve
     description: ctx.description.slice(0, 255),
     sourceRepos: [ctx.releaseRepo],
     destinations,
-    // absent means no cluster-scoped resource at all
-    clusterResourceWhitelist: ctx.clusterResources.length > 0 ? ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind })) : undefined,
+    clusterResourceWhitelist: clusterResourceWhitelist(ctx),
     syncWindows: undefinedIfEmpty(windows),
   };
 }
@@ -142,6 +141,20 @@ function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: str
     applications: [...applications].sort(),
     description: [...new Set(freezes.map(f => f.reason))].join('; '),
   }));
+}
+
+/**
+ * The cluster-scoped resources the project permits: the ones the app declares, and the one
+ * Namespace `CreateNamespace=true` creates, by name. The auto-created Namespace goes through the
+ * project's permission check like any other resource (gitops-engine `pkg/sync/sync_context.go`
+ * `autoCreateNamespace`, checked by argo-cd `controller/sync.go`'s permission validator), so
+ * without it every first sync fails; `name` restricts the entry to exactly that Namespace
+ * (argo-cd `pkg/apis/application/v1alpha1/types.go` `isNamedResourceInList`).
+ */
+function clusterResourceWhitelist(ctx: ArgoCdContext) {
+  const declared = ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind }));
+  const allNamespaces = declared.some(r => r.group === '' && r.kind === 'Namespace');
+  return allNamespaces ? declared : [...declared, { group: '', kind: 'Namespace', name: ctx.plan.destinationNamespace }];
 }
 
 /**

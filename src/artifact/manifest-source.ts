@@ -53,11 +53,21 @@ export interface HelmSourceOptions extends ManifestSourceOptions {
   readonly valuesFiles?: string[];
   /**
    * Values files applied last that may be missing, e.g. per-cluster overrides
-   * (`clusters/{cluster}.yaml`). Kargo applies one missing-file policy per render, so when
-   * any are declared a missing file from `valuesFiles` is skipped as well.
+   * (`clusters/{cluster}.yaml`). The ones present are merged into one values file first
+   * (Kargo's `yaml-merge`), so a missing file from `valuesFiles` still fails the render. Unlike
+   * Helm, that merge combines lists of maps that share a `name` key instead of replacing the
+   * whole list, which matters only when several optional files set the same list.
    * @default - none
    */
   readonly optionalValuesFiles?: string[];
+  /**
+   * API versions beyond Kubernetes' built-in ones that every target cluster serves, for charts
+   * that test `.Capabilities.APIVersions.Has` (e.g. `monitoring.coreos.com/v1`): the render is
+   * client-only and knows no CRD-provided API otherwise. The render assumes each cluster's
+   * `kubernetesVersion` (Helm's default where a cluster has none).
+   * @default - none
+   */
+  readonly apiVersions?: string[];
   /**
    * The Helm release name.
    * @default - the application's name

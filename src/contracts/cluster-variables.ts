@@ -9,6 +9,12 @@ export const CLUSTER_VARIABLES = ['cluster', 'region', 'provider', 'accelerator'
 /** The cluster variables plus the pipeline stage: what one render of one cluster is given. @internal */
 export const RELEASE_VARIABLES = ['stage', ...CLUSTER_VARIABLES];
 
+/**
+ * Cluster attributes only the render reads (not path tokens or placeholders): the Kubernetes
+ * version helm-template assumes (empty: Helm's default). @internal
+ */
+export const RENDER_ONLY_VARIABLES = ['kubeVersion'];
+
 /** The values of the cluster variables for one cluster. @internal */
 export interface ClusterVariableSource {
   readonly name: string;
@@ -16,9 +22,22 @@ export interface ClusterVariableSource {
   readonly provider: string;
   readonly accelerator: string;
   readonly tier: string;
+  readonly kubernetesVersion?: string;
 }
 
 /** The cluster variables of one cluster, by variable name. @internal */
 export function clusterVariables(c: ClusterVariableSource): Record<string, string> {
   return { cluster: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator, tier: c.tier };
+}
+
+/**
+ * The `kubeVersion` of a cluster whose Kubernetes version is unknown: Kargo refuses an empty
+ * task variable (kargo v1.11.2 `pkg/api/promotion.go` `promotionTaskVarsToStepVars`), so the
+ * render maps this value to an empty `kubeVersion`, i.e. Helm's default. @internal
+ */
+export const UNKNOWN_KUBE_VERSION = 'unknown';
+
+/** The render-only variables of one cluster, by variable name. @internal */
+export function renderOnlyVariables(c: ClusterVariableSource): Record<string, string> {
+  return { kubeVersion: c.kubernetesVersion ?? UNKNOWN_KUBE_VERSION };
 }

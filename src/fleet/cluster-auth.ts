@@ -3,10 +3,10 @@
  */
 export interface EksAuthOptions {
   /**
-   * The EKS cluster name, as AWS knows it.
-   * @default - the fleet's name for the cluster
+   * The EKS cluster name, as AWS knows it: argocd-k8s-auth mints the token for this name, and
+   * a token for another name is rejected. Often differs from the fleet's name for the cluster.
    */
-  readonly clusterName?: string;
+  readonly clusterName: string;
   /**
    * An IAM role Argo CD assumes to reach the cluster (cross-account access).
    * @default - Argo CD's own IAM identity (IRSA or EKS Pod Identity)
@@ -65,7 +65,9 @@ export interface ExecAuthOptions {
  */
 export interface ClusterTlsOptions {
   /**
-   * The cluster's CA certificate (base64-encoded PEM). Public material, not a secret.
+   * The cluster's CA certificate (base64-encoded PEM). Public material, not a secret. Required
+   * for EKS, GKE, AKS and OKE clusters the central Argo CD reaches: their API servers present
+   * certificates signed by each cluster's own CA, which no system trust store holds.
    * @default - the system trust store
    */
   readonly caData?: string;
@@ -88,19 +90,24 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  *
  * @example
  * fleet.addCluster({ name: 'aws-use1-prod-1', server: 'https://ABC.gr7.us-east-1.eks.amazonaws.com', provider: CloudProvider.AWS,
- *   region: 'us-east-1', tier: Tier.PROD, auth: ClusterAuth.eks({ roleArn: 'arn:aws:iam::123456789012:role/argocd' }) });
+ *   region: 'us-east-1', tier: Tier.PROD,
+ *   auth: ClusterAuth.eks({ clusterName: 'prod-use1-1', roleArn: 'arn:aws:iam::123456789012:role/argocd' }, { caData: 'LS0tLS1CRUdJTi...' }) });
  */
 export class ClusterAuth {
   /**
    * EKS with IAM: Argo CD's own role, or a role it assumes (`awsAuthConfig`).
    */
-  public static eks(options: EksAuthOptions = {}, tls: ClusterTlsOptions = {}): ClusterAuth {
+  public static eks(options: EksAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
     const problems: string[] = [];
-    if (options.roleArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/.test(options.roleArn)) {
+    if (!options?.clusterName) {
+      problems.push(`eks clusterName is required, got "${options?.clusterName ?? ''}"; give the cluster's name as AWS knows it (aws eks list-clusters), which Argo CD mints its token for`);
+    }
+    if (options?.roleArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/.test(options.roleArn)) {
       problems.push(`eks roleArn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>), got "${options.roleArn}"`);
     }
-    return new ClusterAuth('eks', (clusterName) => ({
-      awsAuthConfig: { clusterName: options.clusterName ?? clusterName, roleARN: options.roleArn },
+    // never the Argo CD name: a token minted for a name that is not the EKS cluster's is rejected
+    return new ClusterAuth('eks', () => ({
+      awsAuthConfig: { clusterName: options?.clusterName, roleARN: options?.roleArn },
     }), tls, problems);
   }
 
@@ -157,6 +164,11 @@ export class ClusterAuth {
     if (tls.caData !== undefined && (tls.caData.length === 0 || !BASE64.test(tls.caData))) {
       _problems.push(`caData must be a base64-encoded PEM certificate, got "${tls.caData.slice(0, 40)}"`);
     }
+  }
+
+  /** The CA the cluster Secret carries, if any. @internal */
+  public get _caData(): string | undefined {
+    return this.tls.caData;
   }
 
   /**

@@ -136,7 +136,10 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         + 'write it with `terraform output -json > <file>`');
     }
     const clusters = clustersFromTerraformOutput(text, {
-      source: props.file, outputName: props.outputName, customAccelerators: props.customAccelerators,
+      source: props.file,
+      outputName: props.outputName,
+      customAccelerators: props.customAccelerators,
+      centralByDefault: (props.topology ?? ArgoCdTopology.central()).kind === ArgoCdTopologyKind.CENTRAL,
     });
     return new ClusterFleet(scope, id, { ...props, clusters: [...clusters, ...props.clusters ?? []] });
   }

@@ -46,9 +46,11 @@ export interface ClusterOptions {
    */
   readonly labels?: Record<string, string>;
   /**
-   * How Argo CD authenticates to the cluster.
-   * @default - from the provider: `ClusterAuth.eks()` on AWS, `ClusterAuth.gke()` on GCP,
-   * `ClusterAuth.aks()` on Azure; required for other providers
+   * How Argo CD authenticates to the cluster, and the cluster's CA. Required for clusters the
+   * central Argo CD reaches on AWS, GCP, Azure and OCI, with the CA (`caData`): managed control
+   * planes present certificates signed by each cluster's own CA. EKS also needs the cluster's
+   * name as AWS knows it (`ClusterAuth.eks({ clusterName })`).
+   * @default - none: required as above, unused for a cluster with its own Argo CD
    */
   readonly auth?: ClusterAuth;
   /**
@@ -132,13 +134,11 @@ export class Cluster {
     }
     reportValue(problems, 'tier', options.tier);
     reportValue(problems, 'accelerator', options.accelerator);
-    const auth = options.auth ?? defaultAuth(options.provider);
+    const auth = options.auth;
     reportValue(problems, 'auth', auth);
     const argoCd = options.argoCd ?? defaultArgoCd;
     reportValue(problems, 'argoCd', argoCd);
-    if (!auth && argoCd.kind === ArgoCdTopologyKind.CENTRAL) {
-      problems.add(describe('auth', undefined, `is required for provider ${show(options.provider)}`, 'use ClusterAuth.exec() with the credential plugin your Argo CD image ships'));
-    }
+    if (argoCd.kind === ArgoCdTopologyKind.CENTRAL) checkCentralAuth(problems, options.provider, auth, options.server);
     if (options.shard !== undefined) {
       problems.check('shard', options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0',
         'use a shard number from 0');
@@ -214,18 +214,53 @@ function minorVersion(version: string): string | undefined {
   return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
 }
 
-function defaultAuth(provider: CloudProvider): ClusterAuth | undefined {
-  switch (provider) {
-    case CloudProvider.AWS: return ClusterAuth.eks();
-    case CloudProvider.GCP: return ClusterAuth.gke();
-    case CloudProvider.AZURE: return ClusterAuth.aks();
-    default: return undefined;
+/** How the central Argo CD reaches each provider's clusters, as the fix of a message. */
+const AUTH_HINTS: Record<string, string> = {
+  [CloudProvider.AWS]: 'ClusterAuth.eks({ clusterName: \'<EKS cluster name>\' }, { caData: \'<base64 PEM of the cluster CA>\' })',
+  [CloudProvider.GCP]: 'ClusterAuth.gke({ caData: \'<base64 PEM of the cluster CA>\' })',
+  [CloudProvider.AZURE]: 'ClusterAuth.aks({}, { caData: \'<base64 PEM of the cluster CA>\' })',
+  [CloudProvider.OCI]: 'ClusterAuth.exec({ command: \'oci\', args: [...] }, { caData: \'<base64 PEM of the cluster CA>\' })',
+};
+
+/**
+ * The central Argo CD needs a way in, and for managed control planes their CA: without
+ * `tlsClientConfig.caData` client-go verifies against the system pool and every request fails
+ * with x509 "certificate signed by unknown authority" (argo-cd v3.5.1
+ * `docs/operator-manual/declarative-setup.md`, "Clusters": every EKS, GKE and AKS example sets it).
+ */
+function checkCentralAuth(problems: ProblemList, provider: CloudProvider, auth: ClusterAuth | undefined, server: string | undefined): void {
+  const hint = AUTH_HINTS[provider] ?? 'ClusterAuth.exec() with the credential plugin your Argo CD image ships';
+  if (!auth) {
+    problems.add(`auth is required for provider "${provider}" with the central Argo CD; use ${hint}`);
+  } else if (AUTH_HINTS[provider] !== undefined && auth._caData === undefined) {
+    problems.add(`auth caData is required for provider "${provider}" with the central Argo CD, got none: `
+      + `its API server's certificate is signed by the cluster's own CA; use ${hint}`);
+  } else if (auth._caData === undefined && ipAddressHost(server)) {
+    problems.add(`auth caData is required for the API server ${JSON.stringify(server)}, got none: `
+      + 'no publicly trusted certificate names an IP address, so its CA is the cluster\'s own; pass { caData } with the auth');
+  }
+}
+
+/** Whether a server URL's host is an IP address literal. */
+function ipAddressHost(server: string | undefined): boolean {
+  try {
+    const host = new URL(server ?? '').hostname;
+    return /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[');
+  } catch {
+    return false;
   }
 }
 
 /** The values of the cluster variables (`{region}`, ...) of a cluster. @internal */
 export function clusterVariableSource(c: Cluster): ClusterVariableSource {
-  return { name: c.name, region: c.region, provider: c.provider, accelerator: c.accelerator.name, tier: c.tier.name };
+  return {
+    name: c.name,
+    region: c.region,
+    provider: c.provider,
+    accelerator: c.accelerator.name,
+    tier: c.tier.name,
+    kubernetesVersion: c.kubernetesVersion,
+  };
 }
 
 /** Two spellings of one API server (trailing slash, case, default port) are the same endpoint. @internal */

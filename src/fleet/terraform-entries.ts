@@ -62,7 +62,7 @@ const PREDEFINED_TIERS = [Tier.DEV, Tier.STAGING, Tier.PROD];
 
 /** The cluster, when its required fields are there; its name and endpoint whenever they are, for the duplicate checks. @internal */
 export function readCluster(r: EntryReader, entry: unknown, key: string | undefined,
-  customAccelerators: string[] = []): { name?: string; server?: string; cluster?: ClusterOptions } {
+  customAccelerators: string[] = [], centralByDefault = true): { name?: string; server?: string; cluster?: ClusterOptions } {
   if (!isObject(entry)) {
     r.add(`must be an object (one cluster), got ${preview(entry)}; give each cluster as { endpoint = ..., provider = ..., region = ..., tier = ... }`);
     return {};
@@ -84,7 +84,8 @@ export function readCluster(r: EntryReader, entry: unknown, key: string | undefi
   const labels = r.stringMap(entry, 'labels');
   const caData = readCaData(r, entry);
   const argoCd = readArgoCd(r, entry);
-  const auth = readAuth(r, entry, provider, caData, argoCd?.kind);
+  const central = argoCd === undefined ? centralByDefault : argoCd.kind === ArgoCdTopologyKind.CENTRAL;
+  const auth = readAuth(r, entry, provider, caData, central);
   const shard = r.wholeNumber(entry, 'shard');
   if (shard !== undefined && argoCd?.kind === ArgoCdTopologyKind.PER_CLUSTER) {
     r.report('shard', shard, 'applies only to clusters served by the central argo cd, but argocd.mode is "per-cluster"', 'remove shard or argocd');
@@ -211,21 +212,32 @@ function readCaData(r: EntryReader, entry: JsonObject): string | undefined {
   return caData;
 }
 
+/** Providers whose API servers present a certificate of the cluster's own CA (EKS, GKE, AKS, OKE). */
+const MANAGED_CONTROL_PLANES: string[] = [CloudProvider.AWS, CloudProvider.GCP, CloudProvider.AZURE, CloudProvider.OCI];
+
 function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | undefined, caData: string | undefined,
-  argoCdMode: string | undefined): ClusterAuth | undefined {
+  central: boolean): ClusterAuth | undefined {
   const tls: ClusterTlsOptions = caData === undefined ? {} : { caData };
-  const auth = r.object(entry, 'auth', { fix: 'use e.g. { type = "eks" } or { type = "exec", command = "..." }' });
+  // The central Argo CD verifies the API server against ca_data (argo-cd v3.5.1
+  // docs/operator-manual/declarative-setup.md, "Clusters"); a cluster with its own Argo CD needs none.
+  if (central && provider !== undefined && MANAGED_CONTROL_PLANES.includes(provider) && (entry.ca_data === undefined || entry.ca_data === null)) {
+    r.report('ca_data', undefined, `is required for provider ${JSON.stringify(provider)} with the central argo cd: its api server's certificate is signed by the cluster's own ca`,
+      'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
+  }
+  const auth = r.object(entry, 'auth', { fix: 'use e.g. { type = "eks", cluster_name = "..." } or { type = "exec", command = "..." }' });
   const types = Object.keys(AUTH_FIELDS);
   if (auth === undefined) {
-    // Without auth the fleet picks the provider's default, which would drop ca_data: pick it here.
     switch (provider) {
-      case CloudProvider.AWS: return caData === undefined ? undefined : ClusterAuth.eks({}, tls);
+      case CloudProvider.AWS:
+        if (central) {
+          r.report('auth', undefined, 'is required for provider "aws" with the central argo cd: argo cd mints its token for the eks cluster name',
+            'use { type = "eks", cluster_name = aws_eks_cluster.<name>.name }');
+        }
+        return undefined;
       case CloudProvider.GCP: return caData === undefined ? undefined : ClusterAuth.gke(tls);
       case CloudProvider.AZURE: return caData === undefined ? undefined : ClusterAuth.aks({}, tls);
       default:
-        // A cluster with its own Argo CD needs no auth, and without argocd the fleet's default
-        // topology decides: only an explicitly central cluster is known to need it here.
-        if (provider !== undefined && argoCdMode === 'central') {
+        if (provider !== undefined && central) {
           r.report('auth', undefined, `is required for provider ${JSON.stringify(provider)} with the central argo cd, as it has no workload identity default`,
             'use { type = "exec", command = "<credential plugin in the argo cd image>", args = [...] }');
         }
@@ -251,8 +263,16 @@ function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | u
   let result: ClusterAuth;
   switch (type) {
     case 'eks':
-      result = ClusterAuth.eks({ clusterName: str('cluster_name'), roleArn: str('role_arn') }, tls);
+    {
+      const clusterName = r.string(auth, 'cluster_name', {
+        path: 'auth.cluster_name',
+        required: true,
+        fix: 'give the name aws knows the cluster by (aws_eks_cluster.<name>.name): argo cd mints its token for it',
+      });
+      if (clusterName === undefined) return undefined;
+      result = ClusterAuth.eks({ clusterName, roleArn: str('role_arn') }, tls);
       break;
+    }
     case 'gke':
       result = ClusterAuth.gke(tls);
       break;

@@ -42,10 +42,12 @@ import { closestOf, isObject, JsonObject, lineColumn, listOf } from './terraform
  * @param options.source where the text came from, for error messages
  * @param options.outputName the output holding the clusters (default `clusters`): a list of
  *   cluster objects, or a map from cluster name to cluster object
+ * @param options.centralByDefault whether a cluster without `argocd` is served by the central
+ *   Argo CD (the fleet's topology; default true), which needs its auth and CA
  * @internal
  */
 export function clustersFromTerraformOutput(text: string,
-  options: { source: string; outputName?: string; customAccelerators?: string[] }): ClusterOptions[] {
+  options: { source: string; outputName?: string; customAccelerators?: string[]; centralByDefault?: boolean }): ClusterOptions[] {
   const source = options.source;
   const outputName = options.outputName ?? 'clusters';
   const value = outputValue(text, source, outputName);
@@ -63,7 +65,7 @@ export function clustersFromTerraformOutput(text: string,
       ? `${outputName}[${index}]${listName !== undefined ? ` (${JSON.stringify(listName)})` : ''}`
       : `${outputName}[${JSON.stringify(key)}]`;
     const reader = new EntryReader(problems, `${source}: ${where}`);
-    const { name, server, cluster } = readCluster(reader, entry, key, options.customAccelerators);
+    const { name, server, cluster } = readCluster(reader, entry, key, options.customAccelerators, options.centralByDefault ?? true);
 
     // Reported at the later entry, naming the earlier one, so either can be fixed.
     if (name !== undefined) {

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { PromotionContext, RENDER_TASK, RENDER_VARS, renderTaskSteps, stageSteps } from './promotion-steps';
+import { PromotionContext, RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './promotion-steps';
 import { warehouseSubscriptions } from './subscriptions';
 import {
   Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
@@ -63,7 +63,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   new PromotionTask(scope, 'RenderTask', {
     metadata: { name: RENDER_TASK, namespace, labels: appLabels },
     spec: {
-      vars: RENDER_VARS.map(name => ({ name })),
+      vars: renderVarNames(ctx.source).map(name => ({ name })),
       steps: compact(renderTaskSteps(ctx)),
     },
   });

@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Artifact, ArtifactKind } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
-import { clusterVariables, RELEASE_VARIABLES } from '../contracts/cluster-variables';
+import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables, UNKNOWN_KUBE_VERSION } from '../contracts/cluster-variables';
 import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
@@ -29,9 +29,12 @@ export const RENDER_TASK = 'render-cluster';
 /** Working directories of a promotion. */
 const SRC = './src';
 const OUT = './out';
+const WORK = './work';
 
-/** The variables the render task takes, one per cluster attribute. @internal */
-export const RENDER_VARS = RELEASE_VARIABLES;
+/** The variables the render task takes, one per cluster attribute (and what Helm assumes). @internal */
+export function renderVarNames(source: ManifestSource): string[] {
+  return source.kind === ManifestSourceKind.HELM ? [...RELEASE_VARIABLES, ...RENDER_ONLY_VARIABLES] : RELEASE_VARIABLES;
+}
 
 /**
  * The steps of the per-cluster render task: render the source for one cluster into
@@ -50,9 +53,21 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
     const images = ctx.artifacts.filter(a => a.kind === ArtifactKind.IMAGE);
     const setValues = [
       ...images.flatMap(a => helmImageValues(a)),
-      ...RENDER_VARS.map(v => ({ key: `platform.${v}`, value: variable(v), literal: true })),
+      ...RELEASE_VARIABLES.map(v => ({ key: `platform.${v}`, value: variable(v), literal: true })),
     ];
-    return [{
+    const steps: any[] = [];
+    if (optional.length > 0) {
+      // helm-template's ignoreMissingValueFiles would also skip a missing required file
+      // (kargo v1.11.2 `helm_template_runner.go` `composeValues`): merge only the optional
+      // files first, which yaml-merge may skip, into one file that always exists (empty when
+      // all are missing: `yaml_merger.go`, docs `yaml-merge.md`). Outside ./out: not committed.
+      steps.push({
+        uses: 'yaml-merge',
+        as: 'optional-values',
+        config: { inFiles: optional, outFile: optionalValuesFile(), ignoreMissingFiles: true },
+      });
+    }
+    steps.push({
       uses: 'helm-template',
       as: 'render',
       config: {
@@ -60,12 +75,17 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
         releaseName: o.releaseName ?? ctx.app,
         namespace: ctx.destinationNamespace,
         outPath,
-        valuesFiles: nonEmpty([...required, ...optional]),
-        ignoreMissingValueFiles: optional.length > 0 ? true : undefined,
+        valuesFiles: nonEmpty([...required, ...optional.length > 0 ? [optionalValuesFile()] : []]),
         buildDependencies: ctx.artifacts.some(a => a.kind === ArtifactKind.HELM_CHART) ? true : undefined,
+        // helm-template renders client-only (kargo v1.11.2 `helm_template_runner.go`
+        // `newInstallAction`): without these, .Capabilities are Helm's defaults and crds/ is dropped
+        kubeVersion: expr(`vars.kubeVersion == ${literal(UNKNOWN_KUBE_VERSION)} ? '' : vars.kubeVersion`),
+        apiVersions: nonEmpty([...o.apiVersions ?? []]),
+        includeCRDs: true,
         setValues,
       },
-    }];
+    });
+    return steps;
   }
   const k = source.kustomizeOptions!;
   return [{
@@ -73,6 +93,11 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
     as: 'render',
     config: { path: `${SRC}/${withTokens(k.overlayPath)}`, outPath },
   }];
+}
+
+/** Where the render task merges a cluster's optional values files. */
+function optionalValuesFile(): string {
+  return `${WORK}/${variable('cluster')}/optional-values.yaml`;
 }
 
 function helmImageValues(image: Artifact): any[] {
@@ -115,7 +140,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       as: `render-${name}`,
       vars: [
         { name: 'stage', value: stage.name },
-        ...Object.entries(clusterVariables(clusterVariableSource(cluster))).map(([variableName, value]) => ({ name: variableName, value })),
+        ...Object.entries(renderVariables(ctx, cluster)).map(([variableName, value]) => ({ name: variableName, value })),
       ],
     });
   }
@@ -136,8 +161,19 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
         labels: stage.pullRequestLabels.length > 0 ? [...stage.pullRequestLabels] : undefined,
       },
     });
-    steps.push({ uses: 'git-wait-for-pr', as: 'wait-for-pr', config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') } });
-    revision = output('wait-for-pr', 'commit');
+    // A promotion whose render changes nothing pushes a branch equal to the target: git-open-pr
+    // is then Skipped without output ("no commits between" otherwise; kargo v1.11.2
+    // `pkg/promotion/runner/builtin/git_pr_opener.go`, docs `git-open-pr.md`), so there is no PR
+    // to wait for, and the pushed commit is the target branch's head (git-commit was Skipped,
+    // `git_commiter.go`; git-push still outputs `commit`, `git_pusher.go`). `status()` is kargo
+    // `pkg/expressions/function/functions.go` `getStatus`.
+    steps.push({
+      uses: 'git-wait-for-pr',
+      as: 'wait-for-pr',
+      if: expr("status('open-pr') != 'Skipped'"),
+      config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') },
+    });
+    revision = expr("outputs['wait-for-pr']?.commit ?? outputs['push'].commit");
   } else {
     steps.push({ uses: 'git-push', as: 'push', config: { path: OUT } });
     revision = output('push', 'commit');
@@ -145,7 +181,9 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
   steps.push({
     uses: 'argocd-update',
     as: 'sync',
-    ...freezeRetry(wave),
+    // the step's own default is 5 minutes (kargo `argocd_updater.go` `DefaultTimeout`, docs
+    // `argocd-update.md`): too short for a slow sync wave or a deny sync window
+    retry: { timeout: syncTimeout(stage, wave) },
     config: {
       apps: [{
         namespace: wave.argoCdNamespace,
@@ -171,9 +209,16 @@ const SYNC_ALLOWANCE_SECONDS = 30 * 60;
  * sync, so the timeout is the window plus that allowance: the promotion waits instead of failing
  * half-way with the release branch already pushed.
  */
-function freezeRetry(wave: WavePlan): { retry?: { timeout: string } } {
-  if (wave.freezeWaitSeconds === undefined) return {};
-  return { retry: { timeout: toGoDuration(Duration.seconds(wave.freezeWaitSeconds + SYNC_ALLOWANCE_SECONDS)) } };
+function syncTimeout(stage: StagePlan, wave: WavePlan): string {
+  if (wave.freezeWaitSeconds === undefined) return stage.syncTimeout;
+  return toGoDuration(Duration.seconds(wave.freezeWaitSeconds + SYNC_ALLOWANCE_SECONDS));
+}
+
+
+/** The vars of one cluster's render: the cluster variables, and for Helm what helm-template assumes. */
+function renderVariables(ctx: PromotionContext, cluster: Cluster): Record<string, string> {
+  const source = clusterVariableSource(cluster);
+  return { ...clusterVariables(source), ...ctx.source.kind === ManifestSourceKind.HELM ? renderOnlyVariables(source) : {} };
 }
 
 /** Steps that change the source before rendering: image and chart versions from Freight. */
@@ -187,7 +232,7 @@ function prepareSteps(ctx: PromotionContext): any[] {
       config: {
         path: `${SRC}/${ctx.source.helmOptions!.path}`,
         charts: charts.map(c => ({
-          repository: c.repoUrl,
+          repository: dependencyRepository(c.repoUrl),
           name: c.chartOptions.dependencyName!,
           version: chartVersion(c.repoUrl, c.chartOptions.name),
         })),
@@ -208,6 +253,16 @@ function prepareSteps(ctx: PromotionContext): any[] {
     });
   }
   return steps;
+}
+
+/**
+ * The `repository` of the Chart.yaml dependency a chart artifact updates. An OCI dependency names
+ * its registry path without the chart, which is the dependency's `name` (kargo v1.11.2
+ * `pkg/helm/dependency_manager.go` matches name and repository exactly; docs
+ * `helm-update-chart.md`, "OCI Chart Repository"); the Freight keeps the full URL (`chartFrom`).
+ */
+function dependencyRepository(repoUrl: string): string {
+  return repoUrl.startsWith('oci://') ? repoUrl.replace(/\/+$/, '').replace(/\/[^/]+$/, '') : repoUrl;
 }
 
 function commitMessage(ctx: PromotionContext, wave: WavePlan): string {

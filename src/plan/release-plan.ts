@@ -93,7 +93,16 @@ export interface StagePlan {
   readonly waves: WavePlan[];
   /** The deploy freezes of the stage, pipeline's first, then the stage's, then the app's. */
   readonly freezes: FreezePlan[];
+  /**
+   * How long a promotion waits for the stage's Applications to sync and be healthy (Kargo
+   * duration, the `argocd-update` step's `retry.timeout`); longer when a deploy freeze may hold
+   * the sync.
+   */
+  readonly syncTimeout: string;
 }
+
+/** How long `argocd-update` waits by default: Kargo's own 5 minutes is less than one slow sync wave. @internal */
+export const DEFAULT_SYNC_TIMEOUT = '30m';
 
 /**
  * Where and how one application is released: the result of resolving a `PlatformApp` against

@@ -1,5 +1,5 @@
 import { FreezeInput } from './freeze-plan';
-import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
+import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
@@ -88,6 +88,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       controlFlow: stage.controlFlow ? true : undefined,
       waves,
       freezes: [],
+      syncTimeout: DEFAULT_SYNC_TIMEOUT,
     });
   }
 

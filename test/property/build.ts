@@ -40,7 +40,7 @@ export function toAuth(c: ClusterSpec): ClusterAuth | undefined {
   if (!a) return undefined;
   switch (a.k) {
     case 'exec': return ClusterAuth.exec({ command: a.command, args: a.args, env: a.env }, tls);
-    case 'eks': return ClusterAuth.eks({ roleArn: a.roleArn }, tls);
+    case 'eks': return ClusterAuth.eks({ clusterName: `eks-${c.name}`, roleArn: a.roleArn }, tls);
     case 'gke': return ClusterAuth.gke(tls);
     case 'aks': return ClusterAuth.aks({}, tls);
   }
@@ -85,7 +85,7 @@ export function terraformEntry(c: ClusterSpec): Record<string, unknown> {
     ca_data: c.caData ?? null,
     auth: !a ? null
       : a.k === 'exec' ? { type: 'exec', command: a.command, args: a.args ?? null, env: a.env ?? null }
-        : a.k === 'eks' ? { type: 'eks', role_arn: a.roleArn ?? null }
+        : a.k === 'eks' ? { type: 'eks', cluster_name: `eks-${c.name}`, role_arn: a.roleArn ?? null }
           : { type: a.k },
     argocd: !c.argoCd ? null
       : c.argoCd.k === 'central' ? { mode: 'central' } : { mode: 'per-cluster', kargo_shard: c.argoCd.kargoShard ?? null, namespace: c.argoCd.namespace ?? null },
@@ -206,6 +206,8 @@ export function toSource(s: SourceSpec): ManifestSource {
       valuesFiles: s.valuesFiles,
       optionalValuesFiles: s.optionalValuesFiles,
       releaseName: s.releaseName,
+      // every cluster serves the Prometheus Operator API (the controller model asks for the list)
+      apiVersions: ['monitoring.coreos.com/v1'],
       credentials: toCreds(s.creds),
     })
     : ManifestSource.kustomize({ repoUrl: s.repo, branch: s.branch, basePath: s.basePath, overlayPath: s.overlayPath });

@@ -30,7 +30,11 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
 
   // the live controllers (Argo CD, Kargo promotions in every scenario, Rollouts) would find no
   // problem but the known ones of today's emitters (issue 8)
-  const unexpected = unexpectedFindings(simulateControllers(modelInput(charts)));
+  // each umbrella Chart.yaml names its dependencies as the apps declare them (dependencyName)
+  const chartDependencies = spec.apps.flatMap(a => a.artifacts).flatMap(a => a.k !== 'chart' ? [] : [a.repo.startsWith('oci://')
+    ? { repository: a.repo.replace(/\/[^/]+$/, ''), name: a.dependencyName ?? a.repo.split('/').pop()! }
+    : { repository: a.repo, name: a.dependencyName ?? a.name! }]);
+  const unexpected = unexpectedFindings(simulateControllers(modelInput(charts), { chartDependencies }));
   if (unexpected.length > 0) problems.push(`controller model (known: ${KNOWN_CONTROLLER_PROBLEMS.length}):\n${unexpected.join('\n')}`);
 
   // the YAML round-trips (cdk8s writes YAML 1.1, as Kubernetes tooling reads it)
