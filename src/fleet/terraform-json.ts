@@ -36,19 +36,8 @@ export function lineColumn(text: string, position: number): string {
   return `${before.length}, column ${before[before.length - 1].length + 1}`;
 }
 
-/** The candidate within a third of the word's length in edits, if one is. @internal */
-export function closestOf(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = editDistance(word, c);
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
+// one "did you mean" rule for the whole library
+export { closestOf } from '../util/closest';
 
 /** @internal */
 export function terraformNames(message: string): string {
@@ -62,16 +51,4 @@ export function terraformNames(message: string): string {
     installHint: 'install_hint',
   };
   return message.replace(/\b(roleArn|clusterName|caData|kargoShard|loginMethod|apiVersion|installHint)\b/g, m => names[m]);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
