@@ -7,7 +7,7 @@ import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, v
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
-import { StagePlan, WavePlan } from '../plan/release-plan';
+import { DEFAULT_SYNC_TIMEOUT_SECONDS, StagePlan, WavePlan } from '../plan/release-plan';
 import { toGoDuration } from '../util/duration';
 
 /**
@@ -196,22 +196,16 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
 }
 
 /**
- * Time a sync gets once no freeze holds it any longer (the step's own default is 5m: argo-cd
- * pkg/promotion/runner/builtin/argocd_updater.go, DefaultTimeout).
- */
-const SYNC_ALLOWANCE_SECONDS = 30 * 60;
-
-/**
  * While a deny sync window blocks the sync, `argocd-update` reports Running and is retried until
  * its timeout: Kargo recommends a timeout at least as long as the longest deny window
  * (kargo docs/docs/50-user-guide/60-reference-docs/30-promotion-steps/argocd-update.md, v1.11.2).
  * A promotion that starts as the window opens waits the whole window and then needs time to
- * sync, so the timeout is the window plus that allowance: the promotion waits instead of failing
+ * sync, so the timeout is the window plus the default sync timeout: the promotion waits instead of failing
  * half-way with the release branch already pushed.
  */
 function syncTimeout(stage: StagePlan, wave: WavePlan): string {
   if (wave.freezeWaitSeconds === undefined) return stage.syncTimeout;
-  return toGoDuration(Duration.seconds(wave.freezeWaitSeconds + SYNC_ALLOWANCE_SECONDS));
+  return toGoDuration(Duration.seconds(wave.freezeWaitSeconds + DEFAULT_SYNC_TIMEOUT_SECONDS));
 }
 
 

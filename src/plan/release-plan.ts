@@ -1,6 +1,8 @@
+import { Duration } from 'cdk8s';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ApprovalKind } from '../pipeline/approval';
 import { JoinKind } from '../pipeline/join';
+import { toGoDuration } from '../util/duration';
 
 /**
  * The part of a wave one Argo CD instance deploys: one Kargo Stage over exactly these clusters.
@@ -101,8 +103,14 @@ export interface StagePlan {
   readonly syncTimeout: string;
 }
 
-/** How long `argocd-update` waits by default: Kargo's own 5 minutes is less than one slow sync wave. @internal */
-export const DEFAULT_SYNC_TIMEOUT = '30m';
+/**
+ * How long `argocd-update` waits for a sync by default, and the time a sync gets after a deploy
+ * freeze ends: Kargo's own 5 minutes is less than one slow sync wave. @internal
+ */
+export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30 * 60;
+
+/** `DEFAULT_SYNC_TIMEOUT_SECONDS` as a Kargo duration. @internal */
+export const DEFAULT_SYNC_TIMEOUT = toGoDuration(Duration.seconds(DEFAULT_SYNC_TIMEOUT_SECONDS));
 
 /**
  * Where and how one application is released: the result of resolving a `PlatformApp` against
