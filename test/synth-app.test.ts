@@ -230,6 +230,6 @@ describe('compact', () => {
     };
     fc.assert(fc.property(fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }), v => {
       expect(outcome(() => compact(v))).toStrictEqual(outcome(() => JSON.parse(JSON.stringify(v))));
-    }), { numRuns: 500 });
+    }), { numRuns: 500, examples: [[{ ['__proto__']: [] }], [JSON.parse('{"__proto__": {"a": 1}}')]] });
   });
 });

@@ -61,7 +61,10 @@ function jsonCopy(value: any, top: boolean): any {
       const out: Record<string, any> = {};
       for (const key of Object.keys(value)) {
         const copy = jsonCopy(value[key], false);
-        if (copy !== undefined) out[key] = copy;
+        if (copy === undefined) continue;
+        // an own "__proto__" key stays data, as JSON.parse makes it; assignment would set the prototype
+        if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+        else out[key] = copy;
       }
       return out;
     }
