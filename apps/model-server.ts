@@ -32,12 +32,14 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
         branch: 'main',
         includePaths: ['models/', 'glob:serving/*.yaml'],
         excludePaths: ['models/experimental/'],
+        // inside the chart: its templates read models/ with .Files, and serving/ holds values
+        checkoutPath: 'umbrella/model-config',
       }),
     ],
     source: ManifestSource.helm({
       repoUrl: 'https://github.com/acme/model-server-deploy.git',
       path: 'umbrella',
-      valuesFiles: ['values-{stage}.yaml', 'accelerators/{accelerator}.yaml'],
+      valuesFiles: ['values-{stage}.yaml', 'accelerators/{accelerator}.yaml', 'model-config/serving/{stage}.yaml'],
       apiVersions: ['monitoring.coreos.com/v1'],
     }),
     targets: ClusterSelector.accelerator(Accelerator.GOOGLE_TPU, Accelerator.AWS_TRAINIUM),

@@ -65,7 +65,7 @@ describe('http:// repositories are refused unless explicitly allowed', () => {
       { releaseRepo: 'http://git.internal/acme/releases.git', releaseRepoAllowInsecureHttp: true }],
     ['a git artifact',
       { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('http://git.internal/acme/config.git')] },
-      { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('http://git.internal/acme/config.git', { allowInsecureHttp: true })] }],
+      { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('http://git.internal/acme/config.git', { allowInsecureHttp: true, checkoutPath: 'chart/config' })] }],
     ['a chart artifact',
       { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('http://charts.internal', { name: 'redis' })] },
       { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('http://charts.internal', { name: 'redis', allowInsecureHttp: true })] }],

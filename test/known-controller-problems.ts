@@ -7,7 +7,6 @@ import { ControllerFinding, setSource } from '../src/testkit';
  * output.
  */
 export const KNOWN_CONTROLLER_PROBLEMS: string[] = [
-  'artifact-unused',
   'web-metric-non-json-passes',
 ];
 

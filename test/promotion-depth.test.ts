@@ -2,7 +2,8 @@ import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { appProps, find, ofKind, world } from './fixtures';
 import {
-  Approval, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PromotionPipeline, RepositoryCredentials, Tier,
+  Approval, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, PromotionPipeline,
+  RepositoryCredentials, Tier,
   Verification, VerificationArg, Versioning, Waves,
 } from '../src';
 import { formatIssues, ManifestValidator } from '../src/testkit';
@@ -156,7 +157,7 @@ describe('artifacts and versioning rules', () => {
         Artifact.image('ghcr.io/acme/api'),
         Artifact.helmChart('https://charts.example.com/stable', { name: 'redis', semver: '^19.0.0' }),
         Artifact.helmChart('oci://ghcr.io/acme/charts/api-base', { dependencyName: 'base' }),
-        Artifact.git('https://github.com/acme/config.git', { selection: GitCommitSelection.SEMVER, semver: '^3.0.0', allowTags: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'] }),
+        Artifact.git('https://github.com/acme/config.git', { selection: GitCommitSelection.SEMVER, semver: '^3.0.0', allowTags: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'], checkoutPath: 'chart/config' }),
       ],
     }));
     expect(find(objects, 'Warehouse', 'api').spec.subscriptions).toEqual([
@@ -173,6 +174,44 @@ describe('artifacts and versioning rules', () => {
       { repository: 'oci://ghcr.io/acme/charts', name: 'base', version: '${{ chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version }}' },
     ]);
     expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.buildDependencies).toBe(true);
+    // the config repository is checked out at the Freight's commit inside the chart, before anything is rendered
+    const all = steps(objects, 'dev');
+    const checkout = all.find((s: any) => s.as === 'clone-artifact-3');
+    expect(checkout).toEqual({
+      uses: 'git-clone',
+      as: 'clone-artifact-3',
+      config: {
+        repoURL: 'https://github.com/acme/config.git',
+        checkout: [{ commit: '${{ commitFrom(\'https://github.com/acme/config.git\').ID }}', path: './src/chart/config' }],
+      },
+    });
+    expect(all.indexOf(checkout)).toBeLessThan(all.findIndex((s: any) => s.task?.name === 'render-cluster'));
+  });
+
+  test.each<[string, Partial<PlatformAppProps>, RegExp]>([
+    ['a git artifact is never read', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git')] },
+      /artifacts\[1\] \(git https:\/\/github.com\/acme\/config.git\) checkoutPath is required: no render reads this repository.*got nothing; set checkoutPath to the directory of the source repository the render reads it from \(e.g. "chart\/config"\), or drop the artifact/],
+    ['a checkout lies outside the chart', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'config' })] },
+      /checkoutPath lies outside the chart directory "chart", the only directory helm-template reads, got "config"; use a directory inside it, e.g. "chart\/config"/],
+    ['a checkout replaces the chart', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git', { checkoutPath: './chart/' })] },
+      /checkoutPath would replace the source's own directory "chart", got "chart"/],
+    ['two checkouts overlap', {
+      artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/a.git', { checkoutPath: 'chart/cfg' }),
+        Artifact.git('https://github.com/acme/b.git', { checkoutPath: 'chart/cfg/b' })],
+    },
+    /artifacts\[2\] \(git https:\/\/github.com\/acme\/b.git\) checkoutPath overlaps artifacts\[1\] .* "chart\/cfg", got "chart\/cfg\/b"; give each git artifact its own directory/],
+    ['the source repository gets a checkout path', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/api.git', { checkoutPath: 'chart/x' })] },
+      /checkoutPath is set on the source repository, which every render checks out whole, got "chart\/x"; remove checkoutPath/],
+    ['a checkout path climbs out', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git', { checkoutPath: '../x' })] },
+      /git checkoutPath must be a relative path inside the repository without "\.\.", got "\.\.\/x"/],
+    ['a chart is given to a kustomize source', {
+      artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('oci://ghcr.io/acme/charts/base')],
+      source: ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'base', overlayPath: 'overlays/{stage}' }),
+    }, /artifacts\[1\] \(helm chart oci:\/\/ghcr.io\/acme\/charts\/base\) is never read: a chart version reaches a release only as a dependency of a Helm source \(helm-update-chart\), and this source is rendered by kustomize, got "kustomize"; drop the chart artifact/],
+    ['a checkout path uses a token', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'chart/{stage}' })] },
+      /git checkoutPath must not use tokens \(one checkout serves every cluster\), got "chart\/\{stage\}"/],
+  ])('a git artifact must reach the render: %s', (_, props, message) => {
+    expect(() => define(() => props)).toThrow(message);
   });
 
   test.each<[string, () => Artifact, RegExp]>([

@@ -21,24 +21,12 @@ function load(): any[] {
     }));
 }
 
-const stepsOf = (o: any): any[] => (o.kind === 'Stage' ? (o.spec.promotionTemplate?.spec.steps ?? []) : o.spec.steps);
-
 /** 2. Every cluster Secret carries its cluster's CA. */
 function addCa(o: any): void {
   if (o.kind !== 'Secret' || !o.stringData?.config) return;
   const config = JSON.parse(o.stringData.config);
   config.tlsClientConfig = { ...config.tlsClientConfig, caData: config.tlsClientConfig?.caData ?? CA };
   o.stringData.config = JSON.stringify(config);
-}
-
-/** 8. A subscribed git repository is checked out and read by the render (model-server's config). */
-function useEveryGitArtifact(objects: any[]): void {
-  const repo = 'https://github.com/acme/model-config.git';
-  for (const o of objects.filter((x) => x.kind === 'Stage' && x.metadata.namespace === 'model-server')) {
-    stepsOf(o).splice(1, 0, { uses: 'git-clone', as: 'clone-config', config: { repoURL: repo, checkout: [{ commit: `\${{ commitFrom('${repo}').ID }}`, path: './config' }] } });
-  }
-  const task = objects.find((x) => x.kind === 'PromotionTask' && x.metadata.namespace === 'model-server');
-  stepsOf(task).find((s: any) => s.uses === 'helm-template').config.valuesFiles.push('./config/serving/values.yaml');
 }
 
 /** 9. An HTTP check with a condition runs as a Job that fails on a wrong answer. */
@@ -59,7 +47,6 @@ describe('controller model: the recommended emitter changes', () => {
       addCa(o);
       httpChecksAsJobs(o);
     }
-    useEveryGitArtifact(objects);
     const findings = simulateControllers(objects);
     expect(findings.map((f) => `${f.code} ${f.source} ${f.kind}/${f.name} ${f.path}: ${f.message}`).slice(0, 5)).toEqual([]);
     expect(findingCodes(findings)).toEqual([]);

@@ -152,6 +152,16 @@ describe('controller model: Kargo promotions', () => {
     ]);
   });
 
+  test('a git repository checked out inside the chart is read by helm-template; one outside the chart is not', () => {
+    const config = 'https://github.com/acme/config.git';
+    const extra = warehouse([{ image: { repoURL: IMAGE } }, { git: { repoURL: SOURCE } }, { git: { repoURL: config } }]);
+    const checkout = (at: string) => ({ uses: 'git-clone', as: 'clone-config', config: { repoURL: config, checkout: [{ commit: `\${{ commitFrom('${config}').ID }}`, path: at }] } });
+    const inside = simulateControllers(world([directStage('dev', CLUSTERS, [checkout('./src/chart/config')])], { warehouse: extra, task: helmTask() }));
+    expect(lines(inside)).toEqual([]);
+    const outside = simulateControllers(world([directStage('dev', CLUSTERS, [checkout('./src/config')])], { warehouse: extra, task: helmTask() }));
+    expect(only(outside, 'artifact-unused')[0]).toContain(`git "${config}" is subscribed, but no step of Stage(s) dev lets it change the rendered release`);
+  });
+
   test('fails if an image is only named in the commit message', () => {
     const findings = simulateControllers(world([directStage('dev', CLUSTERS, [])]));
     expect(only(findings, 'artifact-unused')[0]).toContain(`image "${IMAGE}" is subscribed, but no step of Stage(s) dev`);

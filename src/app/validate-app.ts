@@ -1,4 +1,5 @@
 import { PlatformAppProps } from './platform-app-props';
+import { checkArtifactsReachRender } from './artifact-reach';
 import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
 import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
 import { AppOwner } from '../plan/owner';
@@ -36,6 +37,7 @@ export function validateApp(subject: string, appName: string, props: PlatformApp
   checkIdentity(problems, appName, props);
   checkInputs(problems, appName, props);
   checkSubscriptions(problems, props);
+  checkArtifactsReachRender(problems, props);
   const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
     props.stageVerification ?? {});
   checkExemptions(problems, props.exemptions ?? []);

@@ -2,6 +2,7 @@ import { re2Problem } from './regex';
 import { RepositoryCredentials } from './repository-credentials';
 import { semverConstraintProblem, Versioning } from './versioning';
 import { describe, show } from '../util/errors';
+import { normalizeRepoPath, repoPathProblem } from '../util/repo-paths';
 import { urlDefect } from '../util/urls';
 
 /**
@@ -146,6 +147,17 @@ export interface GitArtifactOptions extends ArtifactOptions {
    * @default - none
    */
   readonly excludePaths?: string[];
+  /**
+   * Where the render reads this repository: a directory of the source repository (relative to
+   * its root, no tokens) into which the Freight's commit of this repository is checked out
+   * before every render. The directory must not exist in the source repository. For a Helm
+   * source it must lie inside the chart directory, which Helm loads whole, so templates read it
+   * with `.Files` and `valuesFiles` can name files in it; a Kustomize base or overlay
+   * references it as a directory.
+   * @default - not checked out; only the git artifact of the source repository itself may omit
+   * it (any other git artifact would be subscribed but never read, so synth fails)
+   */
+  readonly checkoutPath?: string;
 }
 
 // Kargo's own pattern for image repoURLs (schemas/subscriptions/image.json): no scheme, no tag.
@@ -253,7 +265,16 @@ export class Artifact {
     }
     checkDiscoveryLimit(problems, options.discoveryLimit);
     problems.push(...options.credentials?._problems ?? []);
-    return new Artifact(ArtifactKind.GIT, `${repoUrl}`.replace(/\/+$/, ''), {}, {}, { ...options, selection, branch }, problems);
+    let checkoutPath = options.checkoutPath;
+    if (checkoutPath !== undefined) {
+      const pathProblem = repoPathProblem(checkoutPath) ?? (/[{}]/.test(checkoutPath) ? 'must not use tokens (one checkout serves every cluster)' : undefined);
+      if (pathProblem) problems.push(describe('git checkoutPath', checkoutPath, pathProblem, 'use e.g. "chart/model-config"'));
+      checkoutPath = normalizeRepoPath(checkoutPath);
+      if (!pathProblem && checkoutPath === '') {
+        problems.push(describe('git checkoutPath', options.checkoutPath, 'names the root of the source repository, which holds the source itself', 'use a directory inside it, e.g. "chart/model-config"'));
+      }
+    }
+    return new Artifact(ArtifactKind.GIT, `${repoUrl}`.replace(/\/+$/, ''), {}, {}, { ...options, selection, branch, checkoutPath }, problems);
   }
 
   private constructor(

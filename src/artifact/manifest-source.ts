@@ -2,6 +2,7 @@ import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artif
 import { RepositoryCredentials } from './repository-credentials';
 import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 import { describe } from '../util/errors';
+import { repoPathProblem } from '../util/repo-paths';
 
 /**
  * How an application's manifests are rendered.
@@ -176,8 +177,9 @@ function checkRepo(problems: string[], options: ManifestSourceOptions) {
 }
 
 function checkPath(problems: string[], field: string, path: string, tokens: boolean) {
-  if (!path || path.startsWith('/') || path.split('/').includes('..') || /\s/.test(path)) {
-    problems.push(describe(field, path, 'must be a relative path inside the repository without ".."', 'use e.g. "charts/app"'));
+  const problem = repoPathProblem(path);
+  if (problem) {
+    problems.push(describe(field, path, problem, 'use e.g. "charts/app"'));
     return;
   }
   for (const m of path.matchAll(/\{([^}]*)\}/g)) {

@@ -129,6 +129,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
     steps.push({ uses: 'git-clone', as: 'clone-source', config: { repoURL: ctx.source.repoUrl, checkout: [sourceCheckout] } });
     steps.push({ uses: 'git-clone', as: 'clone-release', config: { repoURL: ctx.releaseRepo, checkout: [releaseCheckout] } });
   }
+  steps.push(...artifactCheckouts(ctx));
   // the branch is the complete desired state of the wave: start from nothing every time
   steps.push({ uses: 'git-clear', as: 'clear', config: { path: OUT } });
   steps.push(...prepareSteps(ctx));
@@ -213,6 +214,22 @@ function syncTimeout(stage: StagePlan, wave: WavePlan): string {
 function renderVariables(ctx: PromotionContext, cluster: Cluster): Record<string, string> {
   const source = clusterVariableSource(cluster);
   return { ...clusterVariables(source), ...ctx.source.kind === ManifestSourceKind.HELM ? renderOnlyVariables(source) : {} };
+}
+
+/**
+ * A git artifact other than the source is read where its `checkoutPath` puts it inside the
+ * source checkout, at the Freight's commit: kargo v1.11.2 `git_cloner.go` adds one work tree per
+ * checkout (`repo.AddWorkTree`, which creates the missing directories) at the path joined to the
+ * work directory. Helm then loads it with the chart directory; a kustomization references it.
+ */
+function artifactCheckouts(ctx: PromotionContext): any[] {
+  return ctx.artifacts.flatMap((a, i) => a.kind === ArtifactKind.GIT && a.gitOptions.checkoutPath !== undefined
+    ? [{
+      uses: 'git-clone',
+      as: `clone-artifact-${i}`,
+      config: { repoURL: a.repoUrl, checkout: [{ commit: commitId(a.repoUrl), path: `${SRC}/${a.gitOptions.checkoutPath}` }] },
+    }]
+    : []);
 }
 
 /** Steps that change the source before rendering: image and chart versions from Freight. */

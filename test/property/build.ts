@@ -192,6 +192,7 @@ export function toArtifact(a: ArtifactSpec): Artifact {
       allowTags: a.allowTags,
       includePaths: a.includePaths,
       excludePaths: a.excludePaths,
+      checkoutPath: a.checkoutPath,
       credentials: toCreds(a.creds),
     });
   }

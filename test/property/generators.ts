@@ -591,6 +591,11 @@ export function appArb(id: string, pipelines: { pipeline: PipelineSpec; members:
       let artifacts = a.artifacts.map(x => x.k === 'git' && x.repo.replace(/\/+$/, '') === sourceRepo
         && (x.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH) === GitCommitSelection.NEWEST_FROM_BRANCH
         ? { ...x, branch: a.source.branch ?? 'main' } : x);
+      // a chart reaches a release only as a dependency of a Helm source
+      if (a.source.k !== 'helm') artifacts = artifacts.filter(x => x.k !== 'chart');
+      // any other git repository is read where the render looks: inside the chart, or next to the kustomize base
+      const readDir = a.source.k === 'helm' ? a.source.path : a.source.basePath;
+      artifacts = artifacts.map((x, i) => x.k === 'git' && x.repo.replace(/\/+$/, '') !== sourceRepo ? { ...x, checkoutPath: `${readDir}/config-${i}` } : x);
       // one way to authenticate per app, so a repository used twice gets the same credentials
       const creds = [...artifacts.map(x => x.creds), a.source.k === 'helm' ? a.source.creds : undefined, a.releaseCreds].find(c => c !== undefined);
       artifacts = artifacts.map(x => x.creds ? { ...x, creds } : x);

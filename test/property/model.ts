@@ -127,6 +127,7 @@ export type ArtifactSpec =
     allowTags?: string[];
     includePaths?: string[];
     excludePaths?: string[];
+    checkoutPath?: string;
     creds?: CredSpec;
   };
 

@@ -94,14 +94,20 @@ function gitClear(cfg: any, env: StepEnv): StepResult {
 
 /**
  * What a render writes: it changes when anything it reads changes (its config with the Freight
- * values in it, and every checkout its `path`, `valuesFiles` or `inFiles` point into).
+ * values in it, every checkout its `path` or `valuesFiles` point into, and the checkouts nested
+ * in what it reads). helm-template reads the whole chart directory (helm `pkg/chart/loader`
+ * `LoadDir` walks every file), so a checkout below the chart path is read; kustomize-build
+ * follows the kustomization's references to any directory of the repository, which the model
+ * cannot see, so a checkout nested anywhere in the source checkout counts as read.
  */
 function render(cfg: any, env: StepEnv, uses: string): StepResult {
   const src = env.workDir.locate(cfg.path ?? '');
   if (!src) return errored(`path ${cfg.path} is not inside any checkout`, 'step-error');
-  const read = [cfg.path, ...(Array.isArray(cfg.valuesFiles) ? cfg.valuesFiles : [])]
+  const scope = uses === 'helm-template' ? normalizePath(cfg.path ?? '') : src.tree.path;
+  const nested = env.workDir.trees.filter((t) => t !== src.tree && t.path !== scope && (scope === '' || t.path.startsWith(scope + '/')));
+  const read = [...[cfg.path, ...(Array.isArray(cfg.valuesFiles) ? cfg.valuesFiles : [])]
     .map((p) => env.workDir.locate(String(p))?.tree)
-    .filter((t): t is WorkTree => t !== undefined)
+    .filter((t): t is WorkTree => t !== undefined), ...nested]
     .map((t) => [t.repoUrl, t.head, t.files]);
   const inputs = [uses, { ...cfg, outPath: undefined }, read];
   const out = env.workDir.locate(cfg.outPath ?? '');
@@ -118,7 +124,9 @@ function helmUpdateChart(cfg: any, env: StepEnv): StepResult {
     if (!found) {
       return errored(`no dependency in Chart.yaml matches update with repository "${update.repository}" and name "${update.name}"`, 'helm-dependency-not-found');
     }
-    at.tree.files[`${normalizePath(at.rel + '/Chart.yaml')}#${update.name}`] = String(update.version);
+    // a dependency is one (name, repository) pair: two charts of one name from two repositories
+    // (told apart in Chart.yaml by an alias) are two dependencies
+    at.tree.files[`${normalizePath(at.rel + '/Chart.yaml')}#${update.name}@${update.repository}`] = String(update.version);
   }
   return ok();
 }
