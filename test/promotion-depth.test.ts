@@ -1,6 +1,6 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { appProps, find, ofKind, world } from './fixtures';
+import { appProps, find, ofKind, SMALL_FLEET, world } from './fixtures';
 import {
   Approval, Artifact, ClusterSelector, GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, PromotionPipeline,
   RepositoryCredentials, Tier,
@@ -188,6 +188,22 @@ describe('artifacts and versioning rules', () => {
     expect(all.indexOf(checkout)).toBeLessThan(all.findIndex((s: any) => s.task?.name === 'render-cluster'));
   });
 
+  test('a Helm app needs the Kubernetes version of every cluster it renders for; a Kustomize app does not', () => {
+    const versionless = SMALL_FLEET.map(c => (c.tier === Tier.PROD ? { ...c, kubernetesVersion: undefined } : c));
+    const w = world(versionless);
+    expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(
+      'PlatformApp \'api\': cluster(s) "aws-prod-cpu-1", "aws-prod-cpu-2", "gcp-prod-h100-1", "gcp-prod-h100-2" of its placement have no kubernetesVersion, '
+      + 'which helm-template needs to render the chart as helm install would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint '
+      + 'would see Helm\'s built-in default); set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');
+    const k = world(versionless);
+    expect(() => new PlatformApp(k.app, 'api', appProps(k, {
+      source: ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'base', overlayPath: 'overlays/{stage}' }),
+    }))).not.toThrow();
+    // the render task passes the cluster's version straight through
+    const { objects } = define();
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps.find((s: any) => s.uses === 'helm-template').config.kubeVersion).toBe('${{ vars.kubeVersion }}');
+  });
+
   test.each<[string, Partial<PlatformAppProps>, RegExp]>([
     ['a git artifact is never read', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git')] },
       /artifacts\[1\] \(git https:\/\/github.com\/acme\/config.git\) checkoutPath is required: no render reads this repository.*got nothing; set checkoutPath to the directory of the source repository the render reads it from \(e.g. "chart\/config"\), or drop the artifact/],
@@ -267,7 +283,7 @@ describe('manifest sources', () => {
     });
     expect(render.config.valuesFiles).toEqual(['./src/chart/stages/${{ vars.stage }}.yaml', './work/${{ vars.cluster }}/optional-values.yaml']);
     expect(render.config.ignoreMissingValueFiles).toBeUndefined();
-    expect(render.config).toMatchObject({ kubeVersion: '${{ vars.kubeVersion == \'unknown\' ? \'\' : vars.kubeVersion }}', includeCRDs: true });
+    expect(render.config).toMatchObject({ kubeVersion: '${{ vars.kubeVersion }}', includeCRDs: true });
   });
 });
 

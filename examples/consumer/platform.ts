@@ -8,8 +8,10 @@ export function definePlatform(app: App): void {
   const fleet = new ClusterFleet(app, 'fleet', {
     clusters: [
       { name: 'aws-use1-dev-01', server: 'https://dev-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV,
+        kubernetesVersion: '1.31',
         auth: ClusterAuth.eks({ clusterName: 'dev-01' }, { caData: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' }) },
       { name: 'aws-use1-prod-01', server: 'https://prod-01.eks.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.PROD,
+        kubernetesVersion: '1.31',
         auth: ClusterAuth.eks({ clusterName: 'prod-01' }, { caData: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' }) },
     ],
   });

@@ -31,13 +31,9 @@ export function clusterVariables(c: ClusterVariableSource): Record<string, strin
 }
 
 /**
- * The `kubeVersion` of a cluster whose Kubernetes version is unknown: Kargo refuses an empty
- * task variable (kargo v1.11.2 `pkg/api/promotion.go` `promotionTaskVarsToStepVars`), so the
- * render maps this value to an empty `kubeVersion`, i.e. Helm's default. @internal
+ * The render-only variables of one cluster, by variable name. A Helm app is placed only on
+ * clusters whose Kubernetes version is known (`plan/render-inputs.ts`). @internal
  */
-export const UNKNOWN_KUBE_VERSION = 'unknown';
-
-/** The render-only variables of one cluster, by variable name. @internal */
 export function renderOnlyVariables(c: ClusterVariableSource): Record<string, string> {
-  return { kubeVersion: c.kubernetesVersion ?? UNKNOWN_KUBE_VERSION };
+  return { kubeVersion: c.kubernetesVersion! };
 }

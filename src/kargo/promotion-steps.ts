@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Artifact, ArtifactKind } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
-import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables, UNKNOWN_KUBE_VERSION } from '../contracts/cluster-variables';
+import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
 import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
@@ -79,7 +79,7 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
         buildDependencies: ctx.artifacts.some(a => a.kind === ArtifactKind.HELM_CHART) ? true : undefined,
         // helm-template renders client-only (kargo v1.11.2 `helm_template_runner.go`
         // `newInstallAction`): without these, .Capabilities are Helm's defaults and crds/ is dropped
-        kubeVersion: expr(`vars.kubeVersion == ${literal(UNKNOWN_KUBE_VERSION)} ? '' : vars.kubeVersion`),
+        kubeVersion: variable('kubeVersion'),
         apiVersions: nonEmpty([...o.apiVersions ?? []]),
         includeCRDs: true,
         setValues,

@@ -2,6 +2,7 @@ import { applyFreezes } from './freeze-plan';
 import { ClusterResource } from './planned-app';
 import { ReleasePlan } from './release-plan';
 import { RepositoryAccess } from './repository-access';
+import { checkRenderInputs } from './render-inputs';
 import { resolveReleasePlan, PlanInput } from './resolve-plan';
 import { renderStageChecks } from './stage-checks';
 import { Artifact } from '../artifact/artifact';
@@ -60,6 +61,7 @@ export function resolveAppRelease(input: AppReleaseInput): AppRelease {
   const plan = applyFreezes(input.subject, resolveReleasePlan(input), input.pipeline, input);
   const inFleet = new Map(input.fleet.clusters.map(c => [c.name, c]));
   const clusters = new Map(plan.clusters.map(name => [name, inFleet.get(name)!]));
+  checkRenderInputs(input.subject, input.source, [...clusters.values()]);
   return {
     plan,
     releaseRepo: input.releaseRepo,

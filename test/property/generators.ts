@@ -46,7 +46,8 @@ export const clusterArb: fc.Arbitrary<RawCluster> = fc.record({
   tier: fc.constantFrom(...TIERS),
   accelerator: maybe(fc.constantFrom(...ACCELERATORS), 3),
   acceleratorCount: maybe(fc.integer({ min: 1, max: 64 })),
-  kubernetesVersion: often(fc.constantFrom('1.29', '1.30', '1.31', '1.32', 'v1.31.4', '1.30.2-eks'), 4),
+  // a Helm app needs every cluster's version: leave it out rarely, so most generated fleets are renderable
+  kubernetesVersion: fc.oneof({ arbitrary: fc.constantFrom('1.29', '1.30', '1.31', '1.32', 'v1.31.4', '1.30.2-eks'), weight: 30 }, { arbitrary: fc.constant(undefined), weight: 1 }),
   labels: maybe(fc.record({
     'ring': often(fc.constantFrom(...RINGS), 3),
     'zone': maybe(fc.constantFrom('a', 'b'), 3),
@@ -76,7 +77,7 @@ export const clusterArb: fc.Arbitrary<RawCluster> = fc.record({
     }), 5),
   shard: maybe(fc.integer({ min: 0, max: 3 }), 12),
   server: fc.constantFrom(0, 0, 0, 1, 1, 2, 3), // host name, IP address, path (Rancher-style), IPv6
-}, { requiredKeys: ['name', 'provider', 'region', 'tier', 'server'] });
+}, { requiredKeys: ['name', 'provider', 'region', 'tier', 'server', 'kubernetesVersion'] });
 
 /** Unique servers and Kargo shards, counts only with accelerators, auth where the provider needs it. */
 export function finishClusters(raw: RawCluster[], fleetPerCluster: boolean, shards: number | undefined): ClusterSpec[] {

@@ -1,0 +1,25 @@
+import { ManifestSource, ManifestSourceKind } from '../artifact/manifest-source';
+import { Cluster } from '../fleet/cluster';
+import { ProblemList } from '../util/errors';
+
+const LISTED = 5;
+
+/**
+ * What rendering an app needs to know about each cluster it is placed on. helm-template renders
+ * client-only (kargo v1.11.2 `pkg/promotion/runner/builtin/helm_template_runner.go`
+ * `newInstallAction`): without the cluster's `kubeVersion`, `.Capabilities.KubeVersion` and the
+ * chart's own `kubeVersion` constraint see Helm's built-in default, so a chart picks API versions
+ * for a Kubernetes the cluster does not run. Fails, listing the clusters, when one is unknown.
+ * @internal
+ */
+export function checkRenderInputs(subject: string, source: ManifestSource, clusters: Cluster[]): void {
+  if (source.kind !== ManifestSourceKind.HELM) return;
+  const unknown = clusters.filter(c => c.kubernetesVersion === undefined).map(c => c.name).sort();
+  if (unknown.length === 0) return;
+  const problems = new ProblemList(subject);
+  const shown = unknown.slice(0, LISTED).map(n => JSON.stringify(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');
+  problems.add(`cluster(s) ${shown} of its placement have no kubernetesVersion, which helm-template needs to render the chart as helm install `
+    + 'would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint would see Helm\'s built-in default); '
+    + 'set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');
+  problems.throwIfAny();
+}
