@@ -1,8 +1,8 @@
 import { applyFreezes } from './freeze-plan';
 import { ClusterResource } from './planned-app';
 import { ReleasePlan } from './release-plan';
-import { RepositoryAccess } from './repository-access';
 import { checkRenderInputs } from './render-inputs';
+import { RepositoryAccess } from './repository-access';
 import { resolveReleasePlan, PlanInput } from './resolve-plan';
 import { renderStageChecks } from './stage-checks';
 import { Artifact } from '../artifact/artifact';
