@@ -55,6 +55,8 @@ export class SimulatedFreight {
     public readonly artifacts: SubscribedArtifact[],
     private readonly generations: Record<string, number>,
     private readonly defaultGeneration: number,
+    /** Image tags that read as numbers (`1.10`, `1.20`), as many real tags do. */
+    private readonly numericTags = false,
   ) {
     this.name = shortHash(warehouse, artifacts.map((a) => [artifactKey(a), this.generation(a)]));
   }
@@ -82,7 +84,7 @@ export class SimulatedFreight {
   private image(repo: string): GoStruct {
     const a = this.find('image', (x) => x.repoURL === repo, `image ${repo}`);
     const gen = this.generation(a);
-    return new GoStruct('v1alpha1.Image', { RepoURL: a.repoURL, Tag: `1.${gen}.0`, Digest: `sha256:${shortHash(a.repoURL, gen)}${shortHash(gen, a.repoURL).slice(0, 24)}`, Annotations: {} });
+    return new GoStruct('v1alpha1.Image', { RepoURL: a.repoURL, Tag: this.numericTags ? `1.${gen}0` : `1.${gen}.0`, Digest: `sha256:${shortHash(a.repoURL, gen)}${shortHash(gen, a.repoURL).slice(0, 24)}`, Annotations: {} });
   }
 
   private chart(repo: string, name: string | undefined): GoStruct {

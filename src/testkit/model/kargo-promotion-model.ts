@@ -169,7 +169,7 @@ function sortedEntries(files: Record<string, string>): Array<[string, string]> {
   return Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function requestedWarehouses(stage: any, objects: any[]): any[] {
+export function requestedWarehouses(stage: any, objects: any[]): any[] {
   const names = (stage.spec?.requestedFreight ?? []).filter((r: any) => r?.origin?.kind === 'Warehouse').map((r: any) => r.origin.name);
   return objects.filter((o) => o?.kind === 'Warehouse' && o.metadata?.namespace === stage.metadata?.namespace && names.includes(o.metadata?.name));
 }

@@ -6,6 +6,7 @@ import { checkProjectPermissions } from './argocd-project-check';
 import { ControllerFinding, setSource, uniqueFindings } from './controller-finding';
 import { checkPromotions, PromotionModelOptions } from './kargo-promotion-model';
 import { checkStepConfigs } from './kargo-step-checks';
+import { checkVerifications } from './kargo-verification';
 import { checkWebMetrics } from './rollouts-web-metric';
 import { listYamlFiles } from '../yaml-files';
 
@@ -27,6 +28,7 @@ import { listYamlFiles } from '../yaml-files';
  * | helm-update-chart dependency matching | `kargo-steps.ts` | kargo `pkg/helm/dependency_manager.go` (`processDependencyUpdates`), docs `helm-update-chart.md` |
  * | argocd-update selection, authorization, source matching | `kargo-steps.ts` | kargo `pkg/promotion/runner/builtin/argocd_updater.go` |
  * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
+ * | verification start: templates flattened, arguments evaluated to strings, declared and resolved | `kargo-verification.ts` | kargo `pkg/controller/stages/regular_stages.go` (`startVerification`), `pkg/rollouts/analysis_run_builder.go` (`buildArgs`), `pkg/rollouts/analysis_template.go` (`flattenTemplates`, `mergeArgs`) |
  * | web metric on a non-JSON body | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`) |
  */
 export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
@@ -43,6 +45,7 @@ export function simulateControllers(objects: any[], options: SimulateControllers
     ...checkClusterConnections(list, options),
     ...checkStepConfigs(list),
     ...checkWebMetrics(list),
+    ...checkVerifications(list),
     ...checkPromotions(list, apps, options),
   ];
   return uniqueFindings(findings).sort(compareFindings);
