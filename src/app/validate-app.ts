@@ -1,5 +1,6 @@
-import { PlatformAppProps } from './platform-app-props';
+import { checkArgArtifacts } from './arg-artifacts';
 import { checkArtifactsReachRender } from './artifact-reach';
+import { PlatformAppProps } from './platform-app-props';
 import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
 import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
 import { AppOwner } from '../plan/owner';
@@ -40,6 +41,7 @@ export function validateApp(subject: string, appName: string, props: PlatformApp
   checkArtifactsReachRender(problems, props);
   const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
     props.stageVerification ?? {});
+  checkArgArtifacts(problems, props, checks);
   checkExemptions(problems, props.exemptions ?? []);
   reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
   const access = props.source && props.artifacts

@@ -1,5 +1,5 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
-import { Artifact, gitUrlProblem } from '../artifact/artifact';
+import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
 import { expr, imageTag, literal } from '../contracts/expressions';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -52,7 +52,7 @@ export class VerificationArg {
    */
   public static imageTag(imageRepo: string): VerificationArg {
     const problems = Artifact.image(`${imageRepo ?? ''}`)._problems;
-    return new VerificationArg(imageTag(`${imageRepo}`), undefined, undefined, problems);
+    return new VerificationArg(imageTag(`${imageRepo}`), undefined, undefined, problems, { kind: ArtifactKind.IMAGE, repoUrl: `${imageRepo}` });
   }
 
   /**
@@ -67,7 +67,7 @@ export class VerificationArg {
     // would otherwise reach Rollouts as a number.
     const value = expr(`quote(commitFrom(${literal(url)}).ID)`);
     return new VerificationArg(value, undefined, undefined,
-      problem ? [`commit arg git url ${problem}, got ${JSON.stringify(gitUrl)}; use the https:// clone URL`] : []);
+      problem ? [`commit arg git url ${problem}, got ${JSON.stringify(gitUrl)}; use the https:// clone URL`] : [], { kind: ArtifactKind.GIT, repoUrl: url });
   }
 
   /**
@@ -121,12 +121,23 @@ export class VerificationArg {
     /** The key in that Secret, for `fromSecret()`. */
     public readonly secretKey: string | undefined,
     /** @internal */
-    public readonly _problems: string[]) {}
+    public readonly _problems: string[],
+    /** The Freight artifact the value reads, which the app must subscribe to. @internal */
+    public readonly _reads?: ArgArtifact) {}
 
   /** Whether the value comes from a Kubernetes Secret. */
   public get isSecret(): boolean {
     return this.secretName !== undefined;
   }
+}
+
+/**
+ * An artifact of the Freight a verification arg reads.
+ * @internal
+ */
+export interface ArgArtifact {
+  readonly kind: ArtifactKind;
+  readonly repoUrl: string;
 }
 
 /**
