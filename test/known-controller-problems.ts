@@ -8,7 +8,6 @@ import { ControllerFinding, setSource } from '../src/testkit';
  */
 export const KNOWN_CONTROLLER_PROBLEMS: string[] = [
   'artifact-unused',
-  'web-metric-non-json-passes',
 ];
 
 /** Synthesized objects of every chart, each tagged with its chart (one chart = one file of manifests/). */

@@ -27,7 +27,7 @@ import { listYamlFiles } from '../yaml-files';
  * | helm-update-chart dependency matching | `kargo-steps.ts` | kargo `pkg/helm/dependency_manager.go` (`processDependencyUpdates`), docs `helm-update-chart.md` |
  * | argocd-update selection, authorization, source matching | `kargo-steps.ts` | kargo `pkg/promotion/runner/builtin/argocd_updater.go` |
  * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
- * | web metric on a non-JSON body | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`) |
+ * | web metric on a non-JSON body, unless a job metric guards it | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`), `metricproviders/job/job.go` (`Resume`) |
  */
 export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
 
