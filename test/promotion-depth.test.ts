@@ -75,9 +75,13 @@ describe('verification', () => {
     expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
     const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
     expect(template.metadata.namespace).toBe('api');
-    expect(template.spec.metrics.map((m: any) => [m.name, m.provider.web.url])).toEqual([
+    // each web metric is followed by its JSON guard, which makes the same request
+    const requested = (m: any) => m.provider.web?.url ?? m.provider.job.spec.template.spec.containers[0].env[0].value;
+    expect(template.spec.metrics.map((m: any) => [m.name, requested(m)])).toEqual([
       ['version-aws-prod-cpu-1', 'https://api.aws-prod-cpu-1.example.com/version'],
+      ['version-aws-prod-051bfd2-answers-json', 'https://api.aws-prod-cpu-1.example.com/version'],
       ['version-gcp-prod-h100-1', 'https://api.gcp-prod-h100-1.example.com/version'],
+      ['version-gcp-prod-6d51d5e-answers-json', 'https://api.gcp-prod-h100-1.example.com/version'],
     ]);
     expect(template.spec.args).toEqual([{ name: 'version' }]);
     expect(ofKind(objects, 'AnalysisTemplate')).toHaveLength(4);

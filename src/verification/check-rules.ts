@@ -40,6 +40,11 @@ export interface CheckParts {
   /** Whether the check is measured once per cluster. */
   readonly perCluster: boolean;
   readonly build: MetricBuilder | undefined;
+  /**
+   * A second metric measured with the same timing, named after the check's metric, which must
+   * pass too: the JSON guard of an HTTP check.
+   */
+  readonly companion?: { readonly name: (metricName: string) => string; readonly build: MetricBuilder };
   readonly timing: Timing | undefined;
   /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for template references. */
   readonly templateKind: string | undefined;
@@ -205,7 +210,7 @@ export function publicUrl(problems: string[], field: string, url: string, common
 
 /** The parts of a check whose metric this library generates. @internal */
 export function generatedCheck(kind: VerificationKind, common: CommonOptions, refs: string[], perCluster: boolean, build: MetricBuilder,
-  problems: string[]): CheckParts {
+  problems: string[], companion?: CheckParts['companion']): CheckParts {
   return {
     kind,
     name: common.name,
@@ -213,6 +218,7 @@ export function generatedCheck(kind: VerificationKind, common: CommonOptions, re
     referencedArgs: unique(refs),
     perCluster,
     build,
+    companion,
     timing: common.timing,
     templateKind: undefined,
     problems,

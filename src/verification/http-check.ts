@@ -1,6 +1,8 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
+import { jobSafeMetricName } from './job-names';
+import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 
 /**
@@ -19,10 +21,23 @@ export enum HttpMethod {
  * Options for `Verification.http()`.
  *
  * A measurement succeeds when the endpoint answers 2xx and `successCondition` holds for the
- * value at `jsonPath`. Non-2xx answers, timeouts and unreachable endpoints are errors. Note that
- * Argo Rollouts up to 1.9 counts a 2xx answer whose body is not JSON as a success without
- * evaluating the condition (1.10 evaluates it on the body text): write conditions for JSON
- * endpoints.
+ * value at `jsonPath`. Non-2xx answers, timeouts and unreachable endpoints are errors.
+ *
+ * Argo Rollouts 1.9 counts a 2xx answer whose body is not JSON as a success without evaluating
+ * the condition (`metricproviders/webmetric/webmetric.go`), so a check with a condition would
+ * pass whenever the endpoint answers plain text (an error page, a proxy's 200). So a check with
+ * a condition (`requireJson`) gets a second metric in its AnalysisTemplate, `<metric>-answers-json`
+ * (for a metric name over 9 characters, its first 16 characters and a hash, e.g.
+ * `version-aws-use1-01b5a06-answers-json`: Argo Rollouts cuts a job metric's name to about 24
+ * characters in its Job's name, and a cut name must stay valid and unique): a Kubernetes Job on
+ * the hub (image `docker.io/library/node:22-alpine`, non-root, read-only root filesystem, no
+ * service account token) that makes the same request, on the same schedule and with the same
+ * count and limits, and fails unless the answer is 2xx and JSON. The template passes only when
+ * both metrics pass: the web metric says the condition held on the JSON it got, the guard that
+ * the endpoint answered JSON. The two make separate requests, so an endpoint that only
+ * sometimes answers plain text can slip past one measurement; `failureLimit` bounds how many.
+ * Secret headers reach the Job through `secretKeyRef`, never in the Job object. The hub must
+ * be able to pull the image and reach the endpoint from a pod of the Kargo project namespace.
  */
 export interface HttpVerificationOptions extends VerificationOptions {
   /**
@@ -71,6 +86,14 @@ export interface HttpVerificationOptions extends VerificationOptions {
    * @default false
    */
   readonly insecure?: boolean;
+  /**
+   * Add the JSON guard: a Job metric that fails unless the endpoint answers 2xx JSON, so a
+   * plain-text answer cannot pass the condition unevaluated (see `HttpVerificationOptions`).
+   * Turn it off only for an endpoint you know answers JSON; the test kit's controller model
+   * (`simulateControllers()`) still reports the unguarded metric.
+   * @default - true when `successCondition` is given (and not `'true'`), else false
+   */
+  readonly requireJson?: boolean;
 }
 
 /** Resolves `Verification.http()`. @internal */
@@ -107,6 +130,11 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   }
   const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
+  const requireJson = options?.requireJson ?? (condition !== undefined && `${condition}`.trim() !== 'true');
+  const guard = requireJson ? {
+    name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),
+    build: jsonGuardBuilder({ url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args }),
+  } : undefined;
   const build: MetricBuilder = (fill) => ({
     successCondition: condition ?? 'true',
     provider: {
@@ -121,5 +149,5 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
       },
     },
   });
-  return generatedCheck(VerificationKind.HTTP, common, refs, perCluster, build, problems);
+  return generatedCheck(VerificationKind.HTTP, common, refs, perCluster, build, problems, guard);
 }

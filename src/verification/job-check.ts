@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, generatedCheck, JOB_DEFAULTS, MetricBuilder, publicText, seconds } from './check-rules';
-import { DEFAULT_JOB_RESOURCES, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
+import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
 import { cdk8sProblem } from '../util/errors';
@@ -10,7 +10,6 @@ import { cdk8sProblem } from '../util/errors';
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|_KEY$|^KEY$)/i;
 const WHOLE_ARG_REFERENCE = /^\s*\{\{\s*args\.([^}\s]+)\s*\}\}\s*$/;
-const DEFAULT_USER = 65532;
 
 /**
  * Options for `Verification.job()`. The container runs in the hub cluster, in the Kargo project
@@ -88,7 +87,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   }
   const activeDeadline = options?.activeDeadline ?? Duration.minutes(10);
   seconds(problems, 'job activeDeadline', activeDeadline);
-  const user = options?.user ?? DEFAULT_USER;
+  const user = options?.user ?? DEFAULT_JOB_USER;
   if (!(Number.isInteger(user) && user > 0)) {
     problems.push(`job user must be a whole number above 0 (not root), got ${user}; use e.g. 65532`);
   }

@@ -14,6 +14,8 @@ export interface JobEnvVar {
 /** What a job check's container looks like once placeholders are filled. @internal */
 export interface JobSpecInput {
   readonly image: string;
+  /** @default - cdk8s-plus's default, Always */
+  readonly imagePullPolicy?: kplus.ImagePullPolicy;
   readonly command?: string[];
   readonly args?: string[];
   readonly env: JobEnvVar[];
@@ -42,6 +44,7 @@ export function renderJobSpec(input: JobSpecInput): any {
     containers: [{
       name: 'check',
       image: input.image,
+      imagePullPolicy: input.imagePullPolicy,
       command: input.command,
       args: input.args,
       resources: input.resources,
@@ -66,3 +69,6 @@ export const DEFAULT_JOB_RESOURCES: kplus.ContainerResources = {
   cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.units(1) },
   memory: { request: Size.mebibytes(128), limit: Size.mebibytes(512) },
 };
+
+/** The numeric user a check's container runs as unless told otherwise (not root). @internal */
+export const DEFAULT_JOB_USER = 65532;

@@ -1,4 +1,5 @@
 import { VerificationKind } from './check-options';
+import { jobNameProblems } from './job-names';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
@@ -74,6 +75,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   const templates: RenderedTemplate[] = [];
   const references: Array<{ name: string; kind: string }> = [];
   const metricOwners = new Map<string, string>();
+  const guards = new Set<string>();
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE) {
       references.push({ name: check.name, kind: check._templateKind ?? 'AnalysisTemplate' });
@@ -91,16 +93,19 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     const metrics: any[] = [];
     const targets = check._perCluster ? ctx.clusters : [undefined];
     for (const target of targets) {
-      const metricName = target ? `${check.name}-${target.name}` : check.name;
-      const owner = metricOwners.get(metricName);
-      if (owner !== undefined) {
-        problems.push(`verification "${check.name}" metric name "${metricName}" is also a metric of "${owner}"; `
-          + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
-      }
-      metricOwners.set(metricName, check.name);
       const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      metrics.push(check._renderMetric(metricName, values, metricLabels));
+      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels);
+      rendered.slice(1).forEach(guard => guards.add(guard.name));
+      for (const metric of rendered) {
+        const owner = metricOwners.get(metric.name);
+        if (owner !== undefined) {
+          problems.push(`verification "${check.name}" metric name "${metric.name}" is also a metric of "${owner}"; `
+            + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
+        }
+        metricOwners.set(metric.name, check.name);
+        metrics.push(metric);
+      }
     }
     const args = check._referencedArgs.map(name => templateArg(name, check._args[name]));
     templates.push({
@@ -114,6 +119,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
+  problems.push(...guardJobNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
@@ -152,6 +158,18 @@ export function verificationProblems(checks: Verification[]): string[] {
   return problems;
 }
 
+
+/**
+ * JSON guards whose Jobs Kubernetes would refuse or that would share a Job with another job
+ * metric of the Stage's AnalysisRun (Kargo merges the Stage's templates into one).
+ */
+function guardJobNameProblems(templates: RenderedTemplate[], guards: Set<string>, owners: Map<string, string>): string[] {
+  const jobMetrics: any[] = templates.flatMap(t => t.spec.metrics).filter((m: any) => m.provider?.job);
+  return jobNameProblems(
+    jobMetrics.filter(m => guards.has(m.name))
+      .map(m => ({ name: m.name, count: m.count, owner: owners.get(m.name) ?? m.name, fix: 'shorten the check name, or set requireJson: false' })),
+    jobMetrics.map(m => ({ name: m.name, count: m.count ?? 1 })));
+}
 
 /** The template's declaration of an arg: required from Kargo, or read from a Secret. */
 function templateArg(name: string, arg: VerificationArg | undefined): any {

@@ -69,6 +69,7 @@ export class Verification {
   /** @internal */
   public readonly _problems: string[];
   private readonly build: MetricBuilder | undefined;
+  private readonly companion: CheckParts['companion'];
   private readonly timing: Timing | undefined;
 
   private constructor(parts: CheckParts) {
@@ -78,21 +79,23 @@ export class Verification {
     this._referencedArgs = parts.referencedArgs;
     this._perCluster = parts.perCluster;
     this.build = parts.build;
+    this.companion = parts.companion;
     this.timing = parts.timing;
     this._templateKind = parts.templateKind;
     this._problems = parts.problems;
   }
 
   /**
-   * The metric of one cluster (or of the Stage), placeholders filled from `values`.
+   * The metrics of one cluster (or of the Stage), placeholders filled from `values`: the check's
+   * metric and, for an HTTP check with a condition, its JSON guard, measured on the same schedule.
    * @internal
    */
-  public _renderMetric(metricName: string, values: Record<string, string>, labels: Record<string, string>): any {
+  public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>): any[] {
     if (!this.build || !this.timing) throw new Error(`verification "${this.name}" is a template reference and has no metric`);
     const t = this.timing;
-    const body = this.build(text => fillPlaceholders(text, values), labels);
-    return compact({
-      name: metricName,
+    const fill = (text: string) => fillPlaceholders(text, values);
+    const timed = (name: string, body: Record<string, unknown>) => compact({
+      name,
       initialDelay: t.initialDelay,
       interval: t.count > 1 ? t.interval : undefined,
       count: t.count,
@@ -100,6 +103,9 @@ export class Verification {
       consecutiveErrorLimit: t.consecutiveErrorLimit,
       ...body,
     });
+    const metrics = [timed(metricName, this.build(fill, labels))];
+    if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels)));
+    return metrics;
   }
 
   /** @internal */

@@ -230,11 +230,17 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
           continue;
         }
         if (template.metadata.labels?.[PlatformLabels.STAGE] !== w.kargoStage) problems.push(`${where}: AnalysisTemplate ${ref.name} belongs to ${template.metadata.labels?.[PlatformLabels.STAGE]}, not ${w.kargoStage}`);
-        // one metric for the Stage (named after the check), or one per cluster of the wave
+        // one metric for the Stage (named after the check), or one per cluster of the wave; each web
+        // metric with a condition followed by its JSON guard (the controller model checks the guard)
         const check = ref.name.slice(w.kargoStage.length + 1);
-        const metrics = JSON.stringify(template.spec.metrics.map((m: any) => m.name));
+        const isGuard = (m: any) => m.provider.job && m.name.endsWith('-answers-json');
+        const metrics = JSON.stringify(template.spec.metrics.filter((m: any) => !isGuard(m)).map((m: any) => m.name));
         if (metrics !== JSON.stringify([check]) && metrics !== JSON.stringify(w.clusters.map(c => `${check}-${c}`))) {
           problems.push(`${where}: AnalysisTemplate ${ref.name} has metrics ${metrics}, expected one for the Stage or one per cluster of ${w.clusters}`);
+        }
+        const guarded = template.spec.metrics.filter((m: any) => m.provider.web && ![undefined, 'true'].includes(m.successCondition));
+        if (template.spec.metrics.filter(isGuard).length !== guarded.length) {
+          problems.push(`${where}: AnalysisTemplate ${ref.name} has ${template.spec.metrics.filter(isGuard).length} JSON guards for ${guarded.length} web metrics with a condition`);
         }
       }
     }

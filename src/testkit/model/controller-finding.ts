@@ -39,7 +39,7 @@ export const CONTROLLER_FINDING_CODES: Record<string, string> = {
   'values-files-ignore-missing': 'ignoreMissingValueFiles also hides a missing required values file',
   'helm-template-capabilities': 'helm-template renders without kubeVersion/apiVersions or drops CRDs',
   'argocd-update-timeout-default': 'argocd-update waits at most its 5 minute default',
-  'web-metric-non-json-passes': 'a web metric whose answer is not JSON passes without its condition',
+  'web-metric-non-json-passes': 'a web metric whose answer is not JSON passes without its condition, and no job metric guards it',
 };
 
 /** Where each object came from (a file, or `inline`), without changing the object. */
