@@ -143,6 +143,24 @@ describe('validate', () => {
     expect(stderr).toBe(`${lines.length} problem(s) in 2 file(s) below ${rel}\n`);
   }, 120_000);
 
+  test('schema-valid files the live controllers would refuse: the model\'s finding, exit 1', () => {
+    const dir = tempDir('gitops-platform-validate-model-');
+    fs.copyFileSync(path.join(ROOT, 'manifests', 'fleet.k8s.yaml'), path.join(dir, 'fleet.k8s.yaml'));
+    // the project permits another Namespace than the one the Applications create
+    const app = fs.readFileSync(path.join(ROOT, 'manifests', 'docs-preview.k8s.yaml'), 'utf8');
+    const broken = app.replace('      kind: Namespace\n      name: docs-preview\n', '      kind: Namespace\n      name: docs-preview-old\n');
+    expect(broken).not.toBe(app);
+    fs.writeFileSync(path.join(dir, 'docs-preview.k8s.yaml'), broken);
+    const { status, stdout, stderr } = cli(ROOT, ['validate', dir]);
+    const rel = path.relative(ROOT, dir);
+    expect(stdout.trim().split('\n').map(l => l.replace(/: .*\(live: /, ': … (live: '))).toEqual([
+      `${rel}/docs-preview.k8s.yaml ApplicationSet/argocd/docs-preview-preview /spec/template/spec/syncPolicy/syncOptions: … (live: namespace-not-permitted)`,
+    ]);
+    expect(stdout).toContain('CreateNamespace=true makes Argo CD create Namespace "docs-preview", but AppProject docs-preview has no clusterResourceWhitelist entry');
+    expect(stderr).toBe(`1 problem(s) in 1 file(s) below ${rel}\n`);
+    expect(status).toBe(1);
+  }, 120_000);
+
   test('the example manifests: exit 0', () => {
     const { status, stdout, stderr } = cli(ROOT, ['validate', 'manifests']);
     expect(stdout).toBe('');

@@ -8,6 +8,7 @@ import { ModelOptions } from './release-model';
 import { defaultBase, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
 import { formatIssues, ManifestIssue } from '../testkit/manifest-issue';
 import { validateManifests } from '../testkit/manifest-validator';
+import { simulateManifestDirectory } from '../testkit/model/simulate-controllers';
 
 /** Where the CLI writes and what it runs in. */
 export interface CliIo {
@@ -31,15 +32,18 @@ export const USAGE = `usage:
 plan      synthesizes the working tree and the base (default: the merge base with the default
           branch), prints the change per app as Markdown; exit 1 when a change standard is broken
 validate  checks every YAML file below dir (default: cdk8s.yaml's output, else manifests) against
-          the pinned schemas; one line per problem, exit 1 when there is any
+          the pinned schemas and a model of the live Argo CD, Kargo and Argo Rollouts controllers;
+          one line per problem, exit 1 when there is any
 exit codes: 0 ok, 1 problems found, 2 usage or synth error`;
 
 /**
- * The checks `validate` runs on a directory, in order. Each returns the issues it finds in the
- * validator's format; adding a check (e.g. the test kit's live-controller model) is one line here.
+ * The checks `validate` runs on a directory, in order: the pinned schemas, then what the live
+ * controllers would do with the files (the test kit's model; its finding code ends the message,
+ * so a CI log names the modelled behaviour). Each returns issues in the validator's format.
  */
 export const DIRECTORY_CHECKS: Array<(dir: string, crdsDir?: string) => ManifestIssue[]> = [
   (dir, crdsDir) => validateManifests(dir, { crdsDir }),
+  (dir) => simulateManifestDirectory(dir).map(({ code, ...issue }) => ({ ...issue, message: `${issue.message} (live: ${code})` })),
 ];
 
 /** Runs the CLI; returns the exit code. Errors meant for the user are printed without a stack. */
