@@ -322,6 +322,18 @@ describe('controller model: Kargo starting a verification', () => {
     ]);
   });
 
+  test('fails if a job metric\'s Job name, cut to 63 characters, is invalid or shared', () => {
+    const jobs = (names: string[]) => template('smoke', names, []);
+    // 36 (uid) + 2 dots + 1 digit leave 24 characters of the metric name
+    expect(lines(run(verified(['smoke'], []), jobs(['smoke-aws-use1-cpu-prod-01', 'smoke-aws-use1-c-10e173c'])))).toEqual([
+      'job-name-invalid Stage/dev /spec/verification/analysisTemplates: job metric "smoke-aws-use1-cpu-prod-01" runs measurement 1 as Job "<run uid>.smoke-aws-use1-cpu-prod-.1", which is not a valid name: Kubernetes refuses the Job and the measurement errors',
+    ]);
+    expect(only(run(verified(['smoke'], []), jobs(['smoke-aws-use1-cpu-prodx-01', 'smoke-aws-use1-cpu-prodx-02'])), 'job-name-shared')).toEqual([
+      'job-name-shared Stage/dev /spec/verification/analysisTemplates: job metrics "smoke-aws-use1-cpu-prodx-01" and "smoke-aws-use1-cpu-prodx-02" both run measurement 1 as Job "<run uid>.smoke-aws-use1-cpu-prodx.1": one reports the other\'s result',
+      'job-name-shared Stage/dev /spec/verification/analysisTemplates: job metrics "smoke-aws-use1-cpu-prodx-02" and "smoke-aws-use1-cpu-prodx-01" both run measurement 1 as Job "<run uid>.smoke-aws-use1-cpu-prodx.1": one reports the other\'s result',
+    ]);
+  });
+
   test('fails if two templates share a metric name, or an argument is undeclared or unresolved; a template installed outside is not judged', () => {
     expect(lines(run(verified(['installed-by-the-platform'], [quoted, { name: 'anything', value: 'x' }])))).toEqual([]);
     expect(only(run(verified(['a', 'b'], [quoted]), template('a', ['east']), template('b', ['east'])), 'verification-templates-conflict')).toEqual([

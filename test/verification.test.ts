@@ -316,7 +316,11 @@ describe('Verification.job', () => {
 
   test('defaults: one run, no failure tolerated, no retry, a 10 minute deadline, non-root with a writable /tmp', () => {
     const [metric] = render([Verification.job({ image: 'ghcr.io/acme/smoke:1.0.0', containerArgs: ['{cluster}'] })]).templates[0].spec.metrics;
-    expect(metric.name).toBe('job-gcp-usc1-h100-prod-01');
+    // Argo Rollouts keeps 24 characters of a job metric's name in its Job's name, where
+    // "job-gcp-usc1-h100-prod-0" would share a Job with prod-02's: a longer name is shortened
+    // with a hash of the whole, and the Job says which cluster it measures
+    expect(metric.name).toBe('job-gcp-usc1-h10-ac1bbea');
+    expect(metric.provider.job.metadata.labels['gitops-platform.io/cluster']).toBe('gcp-usc1-h100-prod-01');
     expect(metric.count).toBe(1);
     expect(metric.failureLimit).toBe(0);
     expect(metric.interval).toBeUndefined();

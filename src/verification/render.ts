@@ -1,5 +1,5 @@
 import { VerificationKind } from './check-options';
-import { jobNameProblems } from './job-names';
+import { jobNameProblems, jobSafeMetricName } from './job-names';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
@@ -95,7 +95,9 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     for (const target of targets) {
       const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels);
+      const base = target ? `${check.name}-${target.name}` : check.name;
+      // a job metric's name is cut in its Job's name: keep the kept part valid and its own
+      const rendered = check._renderMetrics(check.kind === VerificationKind.JOB ? jobSafeMetricName(base, '') : base, values, metricLabels);
       rendered.slice(1).forEach(guard => guards.add(guard.name));
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);
@@ -119,7 +121,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
-  problems.push(...guardJobNameProblems(templates, guards, metricOwners));
+  problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
@@ -160,14 +162,19 @@ export function verificationProblems(checks: Verification[]): string[] {
 
 
 /**
- * JSON guards whose Jobs Kubernetes would refuse or that would share a Job with another job
- * metric of the Stage's AnalysisRun (Kargo merges the Stage's templates into one).
+ * Job metrics (job checks and JSON guards) whose Jobs Kubernetes would refuse or that would share
+ * a Job with another job metric of the Stage's AnalysisRun (Kargo merges the Stage's templates
+ * into one).
  */
-function guardJobNameProblems(templates: RenderedTemplate[], guards: Set<string>, owners: Map<string, string>): string[] {
+function jobMetricNameProblems(templates: RenderedTemplate[], guards: Set<string>, owners: Map<string, string>): string[] {
   const jobMetrics: any[] = templates.flatMap(t => t.spec.metrics).filter((m: any) => m.provider?.job);
   return jobNameProblems(
-    jobMetrics.filter(m => guards.has(m.name))
-      .map(m => ({ name: m.name, count: m.count, owner: owners.get(m.name) ?? m.name, fix: 'shorten the check name, or set requireJson: false' })),
+    jobMetrics.map(m => ({
+      name: m.name,
+      count: m.count,
+      owner: owners.get(m.name) ?? m.name,
+      fix: guards.has(m.name) ? 'shorten the check name, or set requireJson: false' : 'shorten the check name',
+    })),
     jobMetrics.map(m => ({ name: m.name, count: m.count ?? 1 })));
 }
 

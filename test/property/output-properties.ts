@@ -234,7 +234,13 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
         // metric with a condition followed by its JSON guard (the controller model checks the guard)
         const check = ref.name.slice(w.kargoStage.length + 1);
         const isGuard = (m: any) => m.provider.job && m.name.endsWith('-answers-json');
-        const metrics = JSON.stringify(template.spec.metrics.filter((m: any) => !isGuard(m)).map((m: any) => m.name));
+        // a job metric's name may be shortened (Argo Rollouts cuts it in its Job's name); its Job
+        // carries the cluster, and the controller model checks that the Job names are valid and distinct
+        const identity = (m: any) => {
+          const cluster = m.provider.job?.metadata?.labels?.[PlatformLabels.CLUSTER];
+          return m.provider.job && cluster !== undefined && m.name !== `${check}-${cluster}` && m.name.length <= 24 ? `${check}-${cluster}` : m.name;
+        };
+        const metrics = JSON.stringify(template.spec.metrics.filter((m: any) => !isGuard(m)).map(identity));
         if (metrics !== JSON.stringify([check]) && metrics !== JSON.stringify(w.clusters.map(c => `${check}-${c}`))) {
           problems.push(`${where}: AnalysisTemplate ${ref.name} has metrics ${metrics}, expected one for the Stage or one per cluster of ${w.clusters}`);
         }

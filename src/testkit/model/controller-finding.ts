@@ -23,6 +23,8 @@ export const CONTROLLER_FINDING_CODES: Record<string, string> = {
   'verification-arg-not-string': 'a verification argument does not evaluate to a string (e.g. an unquoted numeric tag)',
   'verification-arg-undeclared': 'a verification argument no AnalysisTemplate declares is dropped',
   'verification-arg-unresolved': 'an AnalysisTemplate argument gets no value',
+  'job-name-invalid': 'a job metric\'s Job name, cut to 63 characters by Argo Rollouts, is not a valid name',
+  'job-name-shared': 'two job metrics of one AnalysisRun get the same Job name once cut',
   'promotion-failed': 'a promotion step fails (see the message for the step and error)',
   'expression-error': 'an `if` or a step config fails to evaluate',
   'step-config-invalid': 'an evaluated step config has the wrong type (e.g. prNumber, desiredRevision)',

@@ -2,6 +2,7 @@ import { ControllerFinding, finding } from './controller-finding';
 import { ExprFunctions } from './expr';
 import { SimulatedFreight, warehouseArtifacts } from './freight';
 import { requestedWarehouses } from './kargo-promotion-model';
+import { checkJobNames } from './rollouts-job-names';
 import { evaluateTemplate } from './template';
 
 /**
@@ -35,6 +36,7 @@ export function checkVerifications(objects: any[]): ControllerFinding[] {
         `the AnalysisTemplates of the verification cannot be combined into one AnalysisRun (${flattened}): every verification of the Stage errors`));
       continue;
     }
+    out.push(...checkJobNames(stage, flattened.metrics));
     out.push(...checkArgs(stage, objects, external ? undefined : flattened.args));
   }
   return out;
@@ -46,13 +48,15 @@ function findTemplate(objects: any[], namespace: string, ref: any): any {
 }
 
 /** `flattenTemplates`: one AnalysisRun from every template, or why not. */
-function flatten(templates: Array<{ spec: any }>): { args: any[] } | string {
+function flatten(templates: Array<{ spec: any }>): { args: any[]; metrics: any[] } | string {
   const metrics = new Set<string>();
+  const all: any[] = [];
   const args: any[] = [];
   for (const { spec } of templates) {
     for (const metric of spec.metrics ?? []) {
       if (metrics.has(metric?.name)) return `duplicate metric name: ${JSON.stringify(metric?.name)}`;
       metrics.add(metric?.name);
+      all.push(metric);
     }
     for (const arg of spec.args ?? []) {
       const existing = args.find((a) => a.name === arg?.name);
@@ -65,7 +69,7 @@ function flatten(templates: Array<{ spec: any }>): { args: any[] } | string {
       }
     }
   }
-  return { args };
+  return { args, metrics: all };
 }
 
 /** `declared`: the arguments of the flattened templates, undefined when a template is not among the objects. */

@@ -29,6 +29,7 @@ import { listYamlFiles } from '../yaml-files';
  * | argocd-update selection, authorization, source matching | `kargo-steps.ts` | kargo `pkg/promotion/runner/builtin/argocd_updater.go` |
  * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
  * | verification start: templates flattened, arguments evaluated to strings, declared and resolved | `kargo-verification.ts` | kargo `pkg/controller/stages/regular_stages.go` (`startVerification`), `pkg/rollouts/analysis_run_builder.go` (`buildArgs`), `pkg/rollouts/analysis_template.go` (`flattenTemplates`, `mergeArgs`) |
+ * | job metric Job names cut to 63 characters: invalid or shared | `rollouts-job-names.ts` | argo-rollouts `metricproviders/job/job.go` (`newJobName`) |
  * | web metric on a non-JSON body, unless a job metric guards it | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`), `metricproviders/job/job.go` (`Resume`) |
  */
 export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
