@@ -168,6 +168,7 @@ describe('promotion graph: validation', () => {
         provider: CloudProvider.AWS,
         region: n.startsWith('a') ? 'west' : 'east',
         tier: n === 'dr' ? Tier.STAGING : Tier.PROD,
+        kubernetesVersion: '1.31',
         auth: managedAuth(CloudProvider.AWS, `c-${n}`),
       })),
     });

@@ -12,7 +12,7 @@ function prodFleet(n: number): ClusterOptions[] {
   const kinds: Array<[CloudProvider, Accelerator]> = [
     [CloudProvider.AWS, Accelerator.NONE], [CloudProvider.GCP, Accelerator.NVIDIA_H100], [CloudProvider.AZURE, Accelerator.AMD_MI300X],
   ];
-  const clusters: ClusterOptions[] = [{ name: 'dev-1', server: 'https://dev-1.example.com', provider: CloudProvider.AWS, region: 'r1', tier: Tier.DEV, auth: managedAuth(CloudProvider.AWS, 'dev-1') }];
+  const clusters: ClusterOptions[] = [{ name: 'dev-1', server: 'https://dev-1.example.com', provider: CloudProvider.AWS, region: 'r1', tier: Tier.DEV, kubernetesVersion: '1.31', auth: managedAuth(CloudProvider.AWS, 'dev-1') }];
   for (let i = 0; i < n; i++) {
     const [provider, accelerator] = kinds[i % kinds.length];
     const name = `prod-${String(i + 1).padStart(2, '0')}`;
@@ -24,6 +24,7 @@ function prodFleet(n: number): ClusterOptions[] {
       tier: Tier.PROD,
       accelerator,
       acceleratorCount: accelerator === Accelerator.NONE ? 0 : 8,
+      kubernetesVersion: '1.31',
       auth: managedAuth(provider, name),
     });
   }
