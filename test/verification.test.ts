@@ -157,6 +157,20 @@ describe('Verification.http', () => {
     expect(names({ requireJson: true })).toEqual(['v', 'v-answers-json']);
   });
 
+  test('the JSON guard runs node:22-alpine unless jsonGuardImage names a mirror', () => {
+    const image = (options: Partial<Parameters<typeof Verification.http>[0]>) =>
+      render([Verification.http({ name: 'v', url: 'https://v.example.com/version', successCondition: 'result.ok', ...options })])
+        .templates[0].spec.metrics[1].provider.job.spec.template.spec.containers[0].image;
+    expect(image({})).toBe('docker.io/library/node:22-alpine');
+    expect(image({ jsonGuardImage: 'registry.acme.internal/library/node:22-alpine' })).toBe('registry.acme.internal/library/node:22-alpine');
+    expect(Verification.http({ name: 'v', url: 'https://v.example.com/', jsonGuardImage: 'node 22' })._problems).toEqual([
+      'http jsonGuardImage is given but the check has no JSON guard, got "node 22"; remove it, or set a successCondition',
+    ]);
+    expect(Verification.http({ name: 'v', url: 'https://v.example.com/', successCondition: 'result.ok', jsonGuardImage: 'node 22' })._problems).toEqual([
+      'http jsonGuardImage must be an image reference without spaces, got "node 22"; use e.g. "registry.acme.internal/library/node:22-alpine"',
+    ]);
+  });
+
   test('the JSON guard script has no {{ }} for Argo Rollouts to substitute, and no secret reaches the Job', () => {
     const rendered = render([Verification.http({
       name: 'v',

@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
 import { jobSafeMetricName } from './job-names';
-import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
+import { JSON_GUARD_IMAGE, jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 
 /**
@@ -94,6 +94,12 @@ export interface HttpVerificationOptions extends VerificationOptions {
    * @default - true when `successCondition` is given (and not `'true'`), else false
    */
   readonly requireJson?: boolean;
+  /**
+   * The image the JSON guard runs: any image with Node.js 18 or later as `node` on its PATH,
+   * e.g. a mirror in the registry an air-gapped hub pulls from.
+   * @default 'docker.io/library/node:22-alpine'
+   */
+  readonly jsonGuardImage?: string;
 }
 
 /** Resolves `Verification.http()`. @internal */
@@ -131,9 +137,15 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
   const requireJson = options?.requireJson ?? (condition !== undefined && `${condition}`.trim() !== 'true');
+  const image = options?.jsonGuardImage;
+  if (image !== undefined && (!requireJson || `${image}`.trim() === '' || /\s/.test(`${image}`))) {
+    problems.push(requireJson
+      ? `http jsonGuardImage must be an image reference without spaces, got ${JSON.stringify(image)}; use e.g. "registry.acme.internal/library/node:22-alpine"`
+      : `http jsonGuardImage is given but the check has no JSON guard, got ${JSON.stringify(image)}; remove it, or set a successCondition`);
+  }
   const guard = requireJson ? {
     name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),
-    build: jsonGuardBuilder({ url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args }),
+    build: jsonGuardBuilder({ url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args, image: image ?? JSON_GUARD_IMAGE }),
   } : undefined;
   const build: MetricBuilder = (fill) => ({
     successCondition: condition ?? 'true',

@@ -99,6 +99,8 @@ export interface GuardedRequest {
   readonly timeoutSeconds: number | undefined;
   readonly insecure: boolean;
   readonly args: Record<string, VerificationArg>;
+  /** The image with `node` the guard runs. */
+  readonly image: string;
 }
 
 /** The job metric body of the guard of a web metric. @internal */
@@ -121,7 +123,7 @@ export function jsonGuardBuilder(request: GuardedRequest): MetricBuilder {
         job: {
           metadata: { labels },
           spec: renderJobSpec({
-            image: JSON_GUARD_IMAGE,
+            image: request.image,
             imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
             // --no-warnings: the one line the script prints is the whole log, even when insecure.
             command: ['node', '--no-warnings', '-e', JSON_GUARD_SCRIPT],
