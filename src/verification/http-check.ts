@@ -145,7 +145,9 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   }
   const guard = requireJson ? {
     name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),
-    build: jsonGuardBuilder({ url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args, image: image ?? JSON_GUARD_IMAGE }),
+    build: jsonGuardBuilder({
+      url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args, image: image ?? JSON_GUARD_IMAGE,
+    }),
   } : undefined;
   const build: MetricBuilder = (fill) => ({
     successCondition: condition ?? 'true',
