@@ -1,8 +1,8 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
-import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
+import { stageApplicationName } from '../plan/release-plan';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -128,9 +128,11 @@ export class StandardsRules {
         problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
       for (const c of app.plan.clusters) {
-        const name = applicationName(app.appName, c);
-        if (name.length > maxApplication) {
-          problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
+        for (const s of app.plan.stages.filter(x => x.waves.some(w => w.clusters.includes(c)))) {
+          const name = stageApplicationName(app.plan, s, c);
+          if (name.length > maxApplication) {
+            problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
+          }
         }
       }
       return problems;
