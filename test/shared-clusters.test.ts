@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { releaseConsistencyProblems } from './argocd-simulation';
 import { appProps, find, ofKind, SMALL_FLEET } from './fixtures';
 import { modelInput, unexpectedFindings } from './known-controller-problems';
+import { appProject, directStage, NS, world } from './testkit-model-fixtures';
 import {
   Approval, ArgoCdTopology, ClusterFleet, ClusterOptions, ClusterSelector, ManifestSource, PipelineStageOptions, PlatformApp, PlatformAppProps,
   PromotionPipeline, Tier,
@@ -168,5 +169,54 @@ describe('stage namespaces: names', () => {
     ];
     expect(() => synth(stages, { clusters: fleet })).toThrow(
       'Application name for cluster "x-dev" is also the Application name for cluster "dev" in stage "x", got "api-x-dev"; rename the stage or the cluster');
+  });
+});
+
+describe('controller model: two stages as namespaces of the same clusters', () => {
+  /** test and uat on both clusters, each in its own namespace with its own Application names; `broken` changes one object. */
+  function sharedWorld(broken: { project?: any; sameNames?: boolean } = {}): any[] {
+    const stages = [directStage('test', ['east', 'west']), directStage('uat', ['east', 'west'])];
+    const objects = world(stages, {
+      project: broken.project ?? appProject({
+        destinations: [{ name: '*', namespace: `${NS}-test` }, { name: '*', namespace: `${NS}-uat` }],
+        clusterResourceWhitelist: [{ group: '', kind: 'Namespace', name: `${NS}-test` }, { group: '', kind: 'Namespace', name: `${NS}-uat` }],
+      }),
+    });
+    for (const appSet of objects.filter(o => o.kind === 'ApplicationSet')) {
+      const stage = appSet.metadata.name.slice(NS.length + 1);
+      appSet.spec.template.spec.destination.namespace = `${NS}-${stage}`;
+      if (!broken.sameNames) appSet.spec.template.metadata.name = `${NS}-${stage}-{{ .name }}`;
+    }
+    return objects;
+  }
+  const lines = (objects: any[]) => simulateControllers(objects).map(f => `${f.code} ${f.kind}/${f.name}: ${f.message}`);
+
+  test('done right: no findings', () => {
+    expect(lines(sharedWorld())).toEqual([]);
+  });
+
+  test('a project missing the second namespace: the uat Applications may not deploy there', () => {
+    const project = appProject({
+      destinations: [{ name: '*', namespace: `${NS}-test` }],
+      clusterResourceWhitelist: [{ group: '', kind: 'Namespace', name: `${NS}-test` }],
+    });
+    expect(lines(sharedWorld({ project }))).toEqual([
+      'destination-not-permitted ApplicationSet/shop-uat: destination server "https://EAST.gr7.us-east-1.eks.amazonaws.com" (name "east") namespace "shop-uat" '
+      + 'is not permitted in project shop: the sync fails (Application shop-uat-east)',
+      'destination-not-permitted ApplicationSet/shop-uat: destination server "https://WEST.gr7.us-east-1.eks.amazonaws.com" (name "west") namespace "shop-uat" '
+      + 'is not permitted in project shop: the sync fails (Application shop-uat-west)',
+      'namespace-not-permitted ApplicationSet/shop-uat: CreateNamespace=true makes Argo CD create Namespace "shop-uat", but AppProject shop has no '
+      + 'clusterResourceWhitelist entry matching group "" kind Namespace name "shop-uat": every first sync fails with "resource :Namespace is not permitted '
+      + 'in project shop" (Applications shop-uat-east, shop-uat-west)',
+    ]);
+  });
+
+  test('both stages generating the same Application names: one stage never deploys', () => {
+    const message = 'ApplicationSets shop-test and shop-uat all generate Applications shop-east, shop-west in namespace argocd: only the first to '
+      + 'reconcile controls each, the others fail ("already owned by another"), so one stage never deploys to those clusters';
+    expect(lines(sharedWorld({ sameNames: true })).filter(l => l.startsWith('application-name-conflict'))).toEqual([
+      `application-name-conflict ApplicationSet/shop-test: ${message}`,
+      `application-name-conflict ApplicationSet/shop-uat: ${message}`,
+    ]);
   });
 });
