@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { ReleasePlan, stageApplicationName } from '../plan/release-plan';
+import { ReleasePlan, stageApplicationName, stagesByCluster } from '../plan/release-plan';
 import { ProblemList } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
@@ -19,10 +19,9 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
   for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet, owner]);
+  const byCluster = stagesByCluster(plan.stages);
   for (const c of plan.clusters) {
-    for (const s of plan.stages.filter(x => x.waves.some(w => w.clusters.includes(c)))) {
-      claims.push(['argocd Application', stageApplicationName(plan, s, c), owner]);
-    }
+    for (const s of byCluster.get(c) ?? []) claims.push(['argocd Application', stageApplicationName(plan, s, c), owner]);
   }
   // one chart per cluster with its own Argo CD, whichever stages deploy to it
   const perCluster = plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER).flatMap(w => w.clusters);

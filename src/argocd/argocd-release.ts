@@ -33,7 +33,7 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
     });
   }
 
-  // a cluster with its own Argo CD gets one AppProject for every stage deploying to it
+  // a cluster with its own Argo CD gets one chart and one AppProject, whichever stages deploy to it
   const perCluster = new Map<string, Array<{ stage: StagePlan; wave: WavePlan }>>();
   for (const w of waves.filter(x => x.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
     for (const cluster of w.wave.clusters) perCluster.set(cluster, [...perCluster.get(cluster) ?? [], w]);

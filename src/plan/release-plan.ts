@@ -122,6 +122,18 @@ export function stageApplicationName(plan: Pick<ReleasePlan, 'app' | 'destinatio
 }
 
 /**
+ * The stages that deploy to each cluster, in plan order: one, or several in different namespaces.
+ * @internal
+ */
+export function stagesByCluster(stages: StagePlan[]): Map<string, StagePlan[]> {
+  const by = new Map<string, StagePlan[]>();
+  for (const s of stages) {
+    for (const c of new Set(s.waves.flatMap(w => w.clusters))) by.set(c, [...by.get(c) ?? [], s]);
+  }
+  return by;
+}
+
+/**
  * How long `argocd-update` waits for a sync by default, and the time a sync gets after a deploy
  * freeze ends: Kargo's own 5 minutes is less than one slow sync wave. @internal
  */

@@ -1,5 +1,5 @@
 import { FreezeInput } from './freeze-plan';
-import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from './release-plan';
+import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
@@ -336,8 +336,9 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
     }
   }
   const applications = new Map<string, string>();
+  const byCluster = stagesByCluster(stages);
   for (const c of clusters) {
-    const placedBy = stages.filter(s => s.waves.some(w => w.clusters.includes(c.name)));
+    const placedBy = byCluster.get(c.name) ?? [];
     for (const s of placedBy) {
       const appName = stageApplicationName({ app, destinationNamespace: input.destinationNamespace }, s, c.name);
       const own = appName !== applicationName(app, c.name);

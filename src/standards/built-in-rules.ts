@@ -2,7 +2,7 @@ import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { IPlatformApp } from '../plan/planned-app';
-import { stageApplicationName } from '../plan/release-plan';
+import { stageApplicationName, stagesByCluster } from '../plan/release-plan';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -127,8 +127,9 @@ export class StandardsRules {
       if (app.appName.length > maxApp) {
         problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
+      const byCluster = stagesByCluster(app.plan.stages);
       for (const c of app.plan.clusters) {
-        for (const s of app.plan.stages.filter(x => x.waves.some(w => w.clusters.includes(c)))) {
+        for (const s of byCluster.get(c) ?? []) {
           const name = stageApplicationName(app.plan, s, c);
           if (name.length > maxApplication) {
             problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
