@@ -6,7 +6,7 @@ import { modelInput, unexpectedFindings } from './known-controller-problems';
 import { appProject, directStage, NS, world } from './testkit-model-fixtures';
 import {
   Approval, ArgoCdTopology, ClusterFleet, ClusterOptions, ClusterSelector, ManifestSource, PipelineStageOptions, PlatformApp, PlatformAppProps,
-  PromotionPipeline, Tier,
+  PromotionPipeline, StandardsRules, Tier,
 } from '../src';
 import { simulateControllers } from '../src/testkit';
 
@@ -157,6 +157,24 @@ describe('stage namespaces: a cluster with its own Argo CD', () => {
 });
 
 describe('stage namespaces: names', () => {
+  test('a pattern that gives the app its own namespace changes nothing', () => {
+    const stages = QUICKSTART.map(s => ({ ...s, namespace: '{app}', clusters: s.name === 'uat' ? ClusterSelector.tier(Tier.STAGING) : s.clusters }));
+    const { platformApp, objects } = synth(stages);
+    expect(platformApp.plan.stages.map(s => s.namespace)).toEqual(['api', 'api', 'api']);
+    expect(ofKind(objects, 'ApplicationSet').map(a => a.spec.template.metadata.name)).toEqual(['api-{{ .name }}', 'api-{{ .name }}', 'api-{{ .name }}']);
+    expect(() => synth(QUICKSTART.map(s => ({ ...s, namespace: '{app}' })))).toThrow('both in namespace "api"');
+  });
+
+  test('the name-length standard measures the Applications of stages with their own namespace', () => {
+    const { platformApp } = synth(QUICKSTART);
+    const rule = StandardsRules.nameLengths({ maxApplicationName: 19 });
+    expect(rule.check(platformApp)).toEqual([
+      'Application name "api-test-aws-dev-cpu" has 20 characters, more than 19; shorten the app, stage or cluster name',
+      'Application name "api-test-gcp-dev-h100" has 21 characters, more than 19; shorten the app, stage or cluster name',
+      'Application name "api-uat-gcp-dev-h100" has 20 characters, more than 19; shorten the app, stage or cluster name',
+    ]);
+  });
+
   test('an Application name that would collide is refused', () => {
     // stage "x" on cluster "dev" and the default-namespace stage on cluster "x-dev" both give api-x-dev
     const fleet: ClusterOptions[] = [

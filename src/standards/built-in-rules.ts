@@ -1,6 +1,7 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
+import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
 import { stageApplicationName, stagesByCluster } from '../plan/release-plan';
 
@@ -132,7 +133,8 @@ export class StandardsRules {
         for (const s of byCluster.get(c) ?? []) {
           const name = stageApplicationName(app.plan, s, c);
           if (name.length > maxApplication) {
-            problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
+            const parts = name === applicationName(app.appName, c) ? 'app or cluster name' : 'app, stage or cluster name';
+            problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
           }
         }
       }
