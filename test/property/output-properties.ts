@@ -213,8 +213,10 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     if (JSON.stringify(destinations) !== JSON.stringify(expectedDestinations)) {
       problems.push(`${where}: the AppProject allows ${destinations.join(', ')}, expected ${expectedDestinations.join(', ')}`);
     }
-    const created = (project?.spec.clusterResourceWhitelist ?? []).filter((r: any) => r.kind === 'Namespace').map((r: any) => r.name);
-    const expectedCreated = [...new Set(centralPairs.map(p => p.split(' ')[1]))].sort();
+    const created = (project?.spec.clusterResourceWhitelist ?? []).filter((r: any) => r.kind === 'Namespace' && r.name !== undefined).map((r: any) => r.name);
+    // an app that manages Namespaces itself is allowed every one (its declared entry has no name)
+    const managesNamespaces = (appSpec.clusterResources ?? []).some(r => r.group === '' && r.kind === 'Namespace');
+    const expectedCreated = managesNamespaces ? [] : [...new Set(centralPairs.map(p => p.split(' ')[1]))].sort();
     if (project && JSON.stringify(created) !== JSON.stringify(expectedCreated)) {
       problems.push(`${where}: the AppProject lets Argo CD create namespaces ${created.join(', ')}, expected ${expectedCreated.join(', ')}`);
     }
