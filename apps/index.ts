@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { PlatformAppProps } from '../src';
 import { checkoutApi } from './checkout-api';
 import { docsPreview } from './docs-preview';
+import { guestbook } from './guestbook';
 import { inferenceGateway } from './inference-gateway';
 import { modelServer } from './model-server';
 import { definePlatform, PlatformOptions } from './platform';
@@ -16,6 +17,7 @@ export const EXAMPLE_APPS = {
   'telemetry-agent': telemetryAgent,
   'docs-preview': docsPreview,
   'storefront': storefront,
+  'guestbook': guestbook,
 };
 
 /**

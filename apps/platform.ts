@@ -20,6 +20,8 @@ export interface Platform {
   readonly preview: PromotionPipeline;
   /** Kargo's "advanced" topology: an A/B test joined any-of, one gate, three regions in parallel. */
   readonly advanced: PromotionPipeline;
+  /** Kargo's quickstart: test and uat as two namespaces of the same dev clusters, then prod. */
+  readonly quickstart: PromotionPipeline;
   readonly standards: PlatformStandards;
 }
 
@@ -92,13 +94,30 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
 
   const advanced = defineAdvanced(scope);
 
+  // Kargo's quickstart shape: each pre-production stage is a namespace of the same dev clusters
+  // (<app>-test, <app>-uat); prod has clusters of its own and the app's namespace
+  const quickstart = new PromotionPipeline(scope, 'quickstart', {
+    stages: [
+      { name: 'test', clusters: ClusterSelector.tier(Tier.DEV), namespace: '{app}-{stage}', approval: Approval.automatic() },
+      { name: 'uat', clusters: ClusterSelector.tier(Tier.DEV), namespace: '{app}-{stage}' },
+      {
+        name: 'prod',
+        clusters: ClusterSelector.tier(Tier.PROD),
+        approval: Approval.manual({ promoters: ['sre-oncall'] }),
+        waves: Waves.byCount(2),
+        soak: Duration.hours(1),
+        verification: [Verification.http({ name: 'smoke', url: 'https://{cluster}.acme.internal/healthz' })],
+      },
+    ],
+  });
+
   const standards = new PlatformStandards(scope, 'standards', {
     allowedRegistries: ['ghcr.io', 'registry.acme.example', '123456789012.dkr.ecr.us-east-1.amazonaws.com'],
     // the broad ring holds up to two thirds of a GPU family's production clusters
     maxWavePercent: 70,
   });
 
-  return { fleet, standard, regulated, preview, advanced, standards };
+  return { fleet, standard, regulated, preview, advanced, quickstart, standards };
 }
 
 /**

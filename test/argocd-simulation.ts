@@ -156,12 +156,17 @@ export function argoCdInstances(app: string, charts: ChartOutput[]) {
 export function releaseConsistencyProblems(plan: ReleasePlan, charts: ChartOutput[]): string[] {
   const problems: string[] = [];
   const { central, perCluster } = argoCdInstances(plan.app, charts);
-  const deployed = [...central.map(a => a.destination.name!), ...perCluster.keys()].sort();
-  if (JSON.stringify(deployed) !== JSON.stringify(plan.clusters)) {
-    problems.push(`applications are deployed to ${deployed.join(',')} but the plan chose ${plan.clusters.join(',')}`);
+  // one Application per cluster and stage namespace
+  const deployed = [
+    ...central.map(a => `${a.destination.name}/${a.destination.namespace}`),
+    ...[...perCluster].flatMap(([c, apps]) => apps.map(a => `${c}/${a.destination.namespace}`)),
+  ].sort();
+  const chosen = plan.stages.flatMap(s => s.waves.flatMap(w => w.clusters.map(c => `${c}/${s.namespace}`))).sort();
+  if (JSON.stringify(deployed) !== JSON.stringify(chosen)) {
+    problems.push(`applications are deployed to ${deployed.join(',')} but the plan chose ${chosen.join(',')}`);
   }
   const stages = (charts.find(c => c.id === plan.app)?.objects ?? []).filter(o => o.kind === 'Stage');
-  for (const wave of plan.stages.flatMap(s => s.waves)) {
+  for (const [planned, wave] of plan.stages.flatMap(s => s.waves.map(w => [s, w] as const))) {
     const stage = stages.find(s => s.metadata.name === wave.kargoStage);
     if (!stage) {
       problems.push(`no Kargo Stage ${wave.kargoStage}`);
@@ -176,7 +181,9 @@ export function releaseConsistencyProblems(plan: ReleasePlan, charts: ChartOutpu
     const instance = wave.kargoShard === undefined ? central : wave.clusters.flatMap(c => perCluster.get(c) ?? []);
     const updated = applicationsUpdatedBy(stage, instance);
     const names = updated.map(u => u.app.name).sort();
-    const expected = wave.clusters.map(c => `${plan.app}-${c}`).sort();
+    // a stage with a namespace of its own may share clusters: its Applications name the stage
+    const prefix = planned.namespace === plan.destinationNamespace ? plan.app : `${plan.app}-${planned.name}`;
+    const expected = wave.clusters.map(c => `${prefix}-${c}`).sort();
     if (JSON.stringify(names) !== JSON.stringify(expected)) problems.push(`Stage ${wave.kargoStage} updates ${names.join(',')}, expected ${expected.join(',')}`);
     for (const u of updated.filter(x => !x.authorized)) problems.push(`Application ${u.app.name} does not authorize Stage ${wave.kargoStage}`);
     const namespace = stage.spec.promotionTemplate.spec.steps.find((s: any) => s.uses === 'argocd-update')?.config.apps[0].namespace;

@@ -144,7 +144,7 @@ describe('release model', () => {
 
   test('the example: per-cluster Kargo Stages join their wave', () => {
     const models = readModels(ManifestSet.load(MANIFESTS));
-    expect([...models.keys()]).toEqual(['checkout-api', 'docs-preview', 'inference-gateway', 'model-server', 'storefront', 'telemetry-agent']);
+    expect([...models.keys()]).toEqual(['checkout-api', 'docs-preview', 'guestbook', 'inference-gateway', 'model-server', 'storefront', 'telemetry-agent']);
     const prodStage = models.get('checkout-api')!.stages.find((s) => s.name === 'prod')!;
     expect(prodStage.production).toBe(true);
     expect(prodStage.waves.map((w) => w.name)).toEqual(['prod-w1', 'prod-w2', 'prod-w3', 'prod-w4']);
@@ -292,7 +292,7 @@ describe('plan --base-dir/--head-dir', () => {
       '',
       'No app and no cluster changes.',
       '',
-      'Unaffected: checkout-api, docs-preview, inference-gateway, model-server, storefront, telemetry-agent; the fleet is unchanged.',
+      'Unaffected: checkout-api, docs-preview, guestbook, inference-gateway, model-server, storefront, telemetry-agent; the fleet is unchanged.',
       '',
     ].join('\n'));
   });

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
-import { applicationName, perClusterChartId } from '../contracts/release-names';
+import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { ReleasePlan } from '../plan/release-plan';
+import { ReleasePlan, stageApplicationName, stagesByCluster } from '../plan/release-plan';
 import { ProblemList } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
@@ -19,10 +19,13 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
   for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet, owner]);
-  for (const c of plan.clusters) claims.push(['argocd Application', applicationName(plan.app, c), owner]);
-  for (const w of plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
-    for (const c of w.clusters) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster "${c}"`]);
+  const byCluster = stagesByCluster(plan.stages);
+  for (const c of plan.clusters) {
+    for (const s of byCluster.get(c) ?? []) claims.push(['argocd Application', stageApplicationName(plan, s, c), owner]);
   }
+  // one chart per cluster with its own Argo CD, whichever stages deploy to it
+  const perCluster = plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER).flatMap(w => w.clusters);
+  for (const c of [...new Set(perCluster)]) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster "${c}"`]);
   for (const [kind, name, claimant] of claims) {
     const holder = claimName(scope, kind, name, claimant);
     if (holder) problems.add(`${kind} name "${name}" is already used by ${holder}; give the apps distinct names`);

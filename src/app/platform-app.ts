@@ -79,7 +79,9 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.plan = release.plan;
     claimAppNames(this, subject, this.plan);
     emitApp(this, release);
-    if (ClusterFleet.isClusterFleet(props.fleet)) props.fleet._placeApp(this.appName, this.plan.clusters);
+    // one Application per cluster and stage: a cluster shared by stages carries the app twice
+    const applications = this.plan.stages.flatMap(s => s.waves.flatMap(w => w.clusters));
+    if (ClusterFleet.isClusterFleet(props.fleet)) props.fleet._placeApp(this.appName, applications);
     this.failOnLateChanges(subject, props.fleet, props.pipeline);
   }
 

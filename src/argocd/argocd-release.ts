@@ -4,7 +4,7 @@ import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease } from '../plan/app-release';
-import { FreezePlan, ReleasePlan, StagePlan, WavePlan } from '../plan/release-plan';
+import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
 /** What the Argo CD objects of one app are derived from. */
@@ -25,24 +25,25 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
   const central = waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.CENTRAL);
 
   if (central.length > 0) {
+    const placements = central.flatMap(({ stage, wave }) => wave.clusters.map(cluster => ({ cluster, namespace: stage.namespace })));
     new AppProject(scope, 'AppProject', {
       metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels, annotations: undefinedIfEmpty(ctx.annotations) },
-      spec: appProjectSpec(ctx, central.flatMap(w => w.wave.clusters).sort().map(name => ({
-        name,
-        server: ctx.clusters.get(name)!.server,
-        namespace: plan.destinationNamespace,
-      })), syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
+      spec: appProjectSpec(ctx, destinations(placements, cluster => ({ name: cluster, server: ctx.clusters.get(cluster)!.server })),
+        syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
     });
   }
 
-  for (const { stage, wave } of waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
-    for (const cluster of wave.clusters) {
-      definePerClusterApplication(chartForCluster(cluster), plan, ctx, stage.name, wave, cluster);
-    }
+  // a cluster with its own Argo CD gets one chart and one AppProject, whichever stages deploy to it
+  const perCluster = new Map<string, Array<{ stage: StagePlan; wave: WavePlan }>>();
+  for (const w of waves.filter(x => x.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
+    for (const cluster of w.wave.clusters) perCluster.set(cluster, [...perCluster.get(cluster) ?? [], w]);
+  }
+  for (const [cluster, parts] of perCluster) {
+    definePerClusterRelease(chartForCluster(cluster), ctx, cluster, parts);
   }
 
   for (const { stage, wave } of central) {
-    defineApplicationSet(scope, plan, ctx, stage.name, wave);
+    defineApplicationSet(scope, plan, ctx, stage, wave);
   }
 }
 
@@ -51,8 +52,8 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
  * and every generated Application carries the labels the wave's Kargo Stage selects and the
  * annotation that authorizes that Stage.
  */
-function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, pipelineStage: string, wave: WavePlan) {
-  const labels = applicationLabels(plan.app, pipelineStage, wave.kargoStage);
+function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, stage: StagePlan, wave: WavePlan) {
+  const labels = applicationLabels(plan.app, stage.name, wave.kargoStage);
   new ApplicationSet(scope, `ApplicationSet-${wave.kargoStage}`, {
     metadata: { name: wave.applicationSet!, namespace: ctx.argoCdNamespace, labels },
     spec: {
@@ -67,7 +68,7 @@ function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdCo
       syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
         metadata: {
-          name: applicationName(plan.app, '{{ .name }}'),
+          name: stageApplicationName(plan, stage, '{{ .name }}'),
           labels: { ...labels, [PlatformLabels.CLUSTER]: '{{ .name }}' },
           annotations: {
             'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
@@ -78,7 +79,7 @@ function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdCo
         spec: {
           project: plan.app,
           source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: '{{ .name }}' },
-          destination: { name: '{{ .name }}', namespace: plan.destinationNamespace },
+          destination: { name: '{{ .name }}', namespace: stage.namespace },
           syncPolicy: SYNC_POLICY,
         },
       },
@@ -91,12 +92,31 @@ const SYNC_POLICY = {
   syncOptions: ['CreateNamespace=true'],
 };
 
-function appProjectSpec(ctx: ArgoCdContext, destinations: { name?: string; server: string; namespace: string }[], windows: SyncWindow[]) {
+interface Destination {
+  readonly name?: string;
+  readonly server: string;
+  readonly namespace: string;
+}
+
+/**
+ * Exactly the (cluster, namespace) pairs the project's Applications deploy to, sorted by cluster
+ * then namespace: a stage's namespace is allowed on that stage's clusters only. Argo CD permits a
+ * destination when one entry matches both its cluster and its namespace (argo-cd
+ * `pkg/apis/application/v1alpha1/app_project_types.go` `isDestinationMatched`), so a cluster
+ * shared by two stages needs one entry per namespace, not a namespace wildcard.
+ */
+function destinations(placements: Array<{ cluster: string; namespace: string }>,
+  target: (cluster: string) => { name?: string; server: string }): Destination[] {
+  const unique = new Map(placements.map(p => [JSON.stringify([p.cluster, p.namespace]), p]));
+  return [...unique.keys()].sort().map(key => ({ ...target(unique.get(key)!.cluster), namespace: unique.get(key)!.namespace }));
+}
+
+function appProjectSpec(ctx: ArgoCdContext, dests: Destination[], windows: SyncWindow[]) {
   return {
     description: ctx.description.slice(0, 255),
     sourceRepos: [ctx.releaseRepo],
-    destinations,
-    clusterResourceWhitelist: clusterResourceWhitelist(ctx),
+    destinations: dests,
+    clusterResourceWhitelist: clusterResourceWhitelist(ctx, dests.map(d => d.namespace)),
     syncWindows: undefinedIfEmpty(windows),
   };
 }
@@ -128,7 +148,7 @@ function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: str
       const key = JSON.stringify([freeze.schedule, freeze.duration]);
       const entry = bySchedule.get(key) ?? { freezes: [], applications: new Set<string>() };
       if (!entry.freezes.some(f => f.reason === freeze.reason && f.manualSync === freeze.manualSync)) entry.freezes.push(freeze);
-      clusters.forEach(c => entry.applications.add(applicationName(plan.app, c)));
+      clusters.forEach(c => entry.applications.add(stageApplicationName(plan, stage, c)));
       bySchedule.set(key, entry);
     }
   }
@@ -144,52 +164,59 @@ function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: str
 }
 
 /**
- * The cluster-scoped resources the project permits: the ones the app declares, and the one
- * Namespace `CreateNamespace=true` creates, by name. The auto-created Namespace goes through the
- * project's permission check like any other resource (gitops-engine `pkg/sync/sync_context.go`
- * `autoCreateNamespace`, checked by argo-cd `controller/sync.go`'s permission validator), so
- * without it every first sync fails; `name` restricts the entry to exactly that Namespace
- * (argo-cd `pkg/apis/application/v1alpha1/types.go` `isNamedResourceInList`).
+ * The cluster-scoped resources the project permits: the ones the app declares, and each
+ * Namespace `CreateNamespace=true` creates (the project's destination namespaces), by name. The
+ * auto-created Namespace goes through the project's permission check like any other resource
+ * (gitops-engine `pkg/sync/sync_context.go` `autoCreateNamespace`, checked by argo-cd
+ * `controller/sync.go`'s permission validator), so without it every first sync fails; `name`
+ * restricts the entry to exactly that Namespace (argo-cd `pkg/apis/application/v1alpha1/types.go`
+ * `isNamedResourceInList`).
  */
-function clusterResourceWhitelist(ctx: ArgoCdContext) {
+function clusterResourceWhitelist(ctx: ArgoCdContext, namespaces: string[]) {
   const declared = ctx.clusterResources.map(r => ({ group: r.group, kind: r.kind }));
   const allNamespaces = declared.some(r => r.group === '' && r.kind === 'Namespace');
-  return allNamespaces ? declared : [...declared, { group: '', kind: 'Namespace', name: ctx.plan.destinationNamespace }];
+  const created = [...new Set(namespaces)].sort().map(name => ({ group: '', kind: 'Namespace', name }));
+  return allNamespaces ? declared : [...declared, ...created];
 }
 
 /**
- * A cluster with its own Argo CD gets the AppProject and the Application in a chart of their
- * own, applied to that cluster; the Application targets the in-cluster API.
+ * A cluster with its own Argo CD gets the AppProject and the Applications (one per stage
+ * deploying to it) in a chart of their own, applied to that cluster; the Applications target
+ * the in-cluster API.
  */
-function definePerClusterApplication(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, pipelineStage: string, wave: WavePlan,
-  cluster: string) {
+function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: string, parts: Array<{ stage: StagePlan; wave: WavePlan }>) {
+  const plan = ctx.plan;
   new AppProject(scope, 'AppProject', {
     metadata: {
       name: plan.app,
-      namespace: wave.argoCdNamespace,
+      namespace: parts[0].wave.argoCdNamespace,
       labels: { [PlatformLabels.APP]: plan.app },
       annotations: undefinedIfEmpty(ctx.annotations),
     },
-    spec: appProjectSpec(ctx, [{ server: IN_CLUSTER, namespace: plan.destinationNamespace }],
-      syncWindows(plan, [{ stage: plan.stages.find(s => s.name === pipelineStage)!, clusters: [cluster] }])),
+    spec: appProjectSpec(ctx, destinations(parts.map(p => ({ cluster, namespace: p.stage.namespace })), () => ({ server: IN_CLUSTER })),
+      syncWindows(plan, parts.map(p => ({ stage: p.stage, clusters: [cluster] })))),
   });
-  new Application(scope, 'Application', {
-    metadata: {
-      name: applicationName(plan.app, cluster),
-      namespace: wave.argoCdNamespace,
-      labels: { ...applicationLabels(plan.app, pipelineStage, wave.kargoStage), [PlatformLabels.CLUSTER]: cluster },
-      annotations: {
-        'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
-        'argocd.argoproj.io/manifest-generate-paths': '.',
+  for (const { stage, wave } of parts) {
+    const name = stageApplicationName(plan, stage, cluster);
+    // the id of the Application of a stage in the app's namespace is kept, so its output does not change
+    new Application(scope, name === applicationName(plan.app, cluster) ? 'Application' : `Application-${stage.name}`, {
+      metadata: {
+        name,
+        namespace: wave.argoCdNamespace,
+        labels: { ...applicationLabels(plan.app, stage.name, wave.kargoStage), [PlatformLabels.CLUSTER]: cluster },
+        annotations: {
+          'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
+          'argocd.argoproj.io/manifest-generate-paths': '.',
+        },
       },
-    },
-    spec: {
-      project: plan.app,
-      source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: cluster },
-      destination: { server: IN_CLUSTER, namespace: plan.destinationNamespace },
-      syncPolicy: SYNC_POLICY,
-    },
-  });
+      spec: {
+        project: plan.app,
+        source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: cluster },
+        destination: { server: IN_CLUSTER, namespace: stage.namespace },
+        syncPolicy: SYNC_POLICY,
+      },
+    });
+  }
 }
 
 const IN_CLUSTER = 'https://kubernetes.default.svc';

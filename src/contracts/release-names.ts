@@ -3,9 +3,13 @@ import { PlatformLabels } from './labels';
 // Names and labels that more than one emitter (or a check) must agree on. Each is derived here
 // only; the plan computes them once per app and the emitters read them from the plan.
 
-/** The Argo CD Application of an app on one cluster (also a Go template when `cluster` is one). @internal */
-export function applicationName(app: string, cluster: string): string {
-  return `${app}-${cluster}`;
+/**
+ * The Argo CD Application of an app on one cluster (also a Go template when `cluster` is one);
+ * `stage` when the app has several Applications on the cluster, one per stage namespace.
+ * @internal
+ */
+export function applicationName(app: string, cluster: string, stage?: string): string {
+  return stage === undefined ? `${app}-${cluster}` : `${app}-${stage}-${cluster}`;
 }
 
 /** The central ApplicationSet of one Kargo Stage. @internal */

@@ -222,7 +222,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   }
 
   /**
-   * Records the clusters an app was planned onto; shards are balanced by the Applications each
+   * Records the clusters an app was planned onto, once per Application (a cluster shared by two
+   * stages in different namespaces twice); shards are balanced by the Applications each
    * cluster carries. The app's plan passes them here explicitly when it is made.
    * @internal
    */

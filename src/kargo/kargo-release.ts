@@ -26,6 +26,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     source: release.source,
     artifacts: release.artifacts,
     destinationNamespace: plan.destinationNamespace,
+    stageNamespaces: plan.stages.some(s => s.namespace !== plan.destinationNamespace),
     clusters: release.clusters,
   };
   const namespace = plan.project;
@@ -63,7 +64,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   new PromotionTask(scope, 'RenderTask', {
     metadata: { name: RENDER_TASK, namespace, labels: appLabels },
     spec: {
-      vars: renderVarNames(ctx.source).map(name => ({ name })),
+      vars: renderVarNames(ctx).map(name => ({ name })),
       steps: compact(renderTaskSteps(ctx)),
     },
   });

@@ -20,6 +20,11 @@ export interface PromotionContext {
   readonly source: ManifestSource;
   readonly artifacts: Artifact[];
   readonly destinationNamespace: string;
+  /**
+   * Whether some stage deploys to a namespace of its own: then the render task takes the
+   * namespace as a variable, which each Stage sets to its stage's namespace.
+   */
+  readonly stageNamespaces: boolean;
   readonly clusters: Map<string, Cluster>;
 }
 
@@ -31,9 +36,13 @@ const SRC = './src';
 const OUT = './out';
 const WORK = './work';
 
+/** The render task's variable holding the stage's namespace (Helm, when stages have their own). */
+const NAMESPACE_VARIABLE = 'namespace';
+
 /** The variables the render task takes, one per cluster attribute (and what Helm assumes). @internal */
-export function renderVarNames(source: ManifestSource): string[] {
-  return source.kind === ManifestSourceKind.HELM ? [...RELEASE_VARIABLES, ...RENDER_ONLY_VARIABLES] : RELEASE_VARIABLES;
+export function renderVarNames(ctx: Pick<PromotionContext, 'source' | 'stageNamespaces'>): string[] {
+  if (ctx.source.kind !== ManifestSourceKind.HELM) return RELEASE_VARIABLES;
+  return [...RELEASE_VARIABLES, ...RENDER_ONLY_VARIABLES, ...ctx.stageNamespaces ? [NAMESPACE_VARIABLE] : []];
 }
 
 /**
@@ -73,7 +82,9 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
       config: {
         path: chart,
         releaseName: o.releaseName ?? ctx.app,
-        namespace: ctx.destinationNamespace,
+        // .Release.Namespace: the namespace of the Stage's Applications. A kustomize build has no
+        // namespace setting; Argo CD puts the resources without one in the Application's namespace
+        namespace: ctx.stageNamespaces ? variable(NAMESPACE_VARIABLE) : ctx.destinationNamespace,
         outPath,
         valuesFiles: nonEmpty([...required, ...optional.length > 0 ? [optionalValuesFile()] : []]),
         buildDependencies: ctx.artifacts.some(a => a.kind === ArtifactKind.HELM_CHART) ? true : undefined,
@@ -141,7 +152,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       as: `render-${name}`,
       vars: [
         { name: 'stage', value: stage.name },
-        ...Object.entries(renderVariables(ctx, cluster)).map(([variableName, value]) => ({ name: variableName, value })),
+        ...Object.entries(renderVariables(ctx, cluster, stage)).map(([variableName, value]) => ({ name: variableName, value })),
       ],
     });
   }
@@ -211,9 +222,10 @@ function syncTimeout(stage: StagePlan, wave: WavePlan): string {
 
 
 /** The vars of one cluster's render: the cluster variables, and for Helm what helm-template assumes. */
-function renderVariables(ctx: PromotionContext, cluster: Cluster): Record<string, string> {
+function renderVariables(ctx: PromotionContext, cluster: Cluster, stage: StagePlan): Record<string, string> {
   const source = clusterVariableSource(cluster);
-  return { ...clusterVariables(source), ...ctx.source.kind === ManifestSourceKind.HELM ? renderOnlyVariables(source) : {} };
+  if (ctx.source.kind !== ManifestSourceKind.HELM) return clusterVariables(source);
+  return { ...clusterVariables(source), ...renderOnlyVariables(source), ...ctx.stageNamespaces ? { [NAMESPACE_VARIABLE]: stage.namespace } : {} };
 }
 
 /**

@@ -5,6 +5,7 @@ import { DeployFreeze } from './deploy-freeze';
 import { FanOut } from './fan-out';
 import { checkFreezes } from './freeze-checks';
 import { Join } from './join';
+import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { fail, ProblemList, reportValue } from '../util/errors';
@@ -77,6 +78,14 @@ export interface PipelineStageOptions {
    * @default - none
    */
   readonly freezes?: DeployFreeze[];
+  /**
+   * The namespace every app on the pipeline is deployed to in this stage, as a pattern with the
+   * placeholders `{app}` and `{stage}` (e.g. `'{app}-{stage}'`). Stages in different namespaces
+   * may share clusters (e.g. `test` and `uat` as two namespaces of one cluster); two stages that
+   * deploy an app to the same namespace must select disjoint clusters.
+   * @default - the app's namespace (`PlatformApp` `namespace`)
+   */
+  readonly namespace?: string;
 }
 
 /**
@@ -110,6 +119,8 @@ export class PipelineStage {
   public readonly waveBudget?: WaveBudget;
   /** Deploy freezes of this stage. */
   public readonly freezes: DeployFreeze[];
+  /** The namespace pattern of the stage (`{app}`, `{stage}`), if it has its own (else the app's namespace). */
+  public readonly namespace?: string;
 
   constructor(options: PipelineStageOptions, previous?: string) {
     this.name = options.name;
@@ -124,6 +135,7 @@ export class PipelineStage {
     this.verification = [...options.verification ?? []];
     this.waveBudget = options.waveBudget ? { ...options.waveBudget } : undefined;
     this.freezes = [...options.freezes ?? []];
+    this.namespace = options.namespace;
   }
 
   /** Whether the stage is a Kargo control-flow Stage (no clusters, no promotion steps). */
@@ -219,6 +231,8 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
     checkFreezes(subject, `stage "${options.name}" freezes`, options.freezes ?? [], options.name);
+    const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
+    if (nsProblem) fail(subject, `stage "${options.name}" namespace`, options.namespace, ...nsProblem);
     this.checkGraph(subject, options);
     if (options.waveBudget) checkWaveBudget(subject, `stage "${options.name}" waveBudget`, options.waveBudget);
     const problems = new ProblemList(subject);
@@ -258,7 +272,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     // is never promoted into; its reconciler marks Freight verified as soon as it is available
     // (verified and soaked upstream), so it cannot deploy, run checks or wait for a person
     const unsupported: Array<[string, unknown]> = [['fanOut', options.fanOut], ['waves', options.waves], ['waveBudget', options.waveBudget],
-      ['verification', options.verification?.length ? options.verification : undefined], ['production', options.production]];
+      ['verification', options.verification?.length ? options.verification : undefined], ['production', options.production], ['namespace', options.namespace]];
     for (const [name, value] of unsupported) {
       if (value !== undefined) {
         fail(subject, `${field} ${name}`, name, 'is set on a control-flow stage (a stage without clusters)',

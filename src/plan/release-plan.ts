@@ -1,4 +1,5 @@
 import { Duration } from 'cdk8s';
+import { applicationName } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ApprovalKind } from '../pipeline/approval';
 import { JoinKind } from '../pipeline/join';
@@ -91,6 +92,11 @@ export interface StagePlan {
   readonly join?: JoinKind;
   /** Whether the stage is a Kargo control-flow Stage (no clusters). */
   readonly controlFlow?: boolean;
+  /**
+   * The namespace the app is deployed to in this stage: the app's namespace, or what the stage's
+   * `namespace` pattern gives the app.
+   */
+  readonly namespace: string;
   /** The waves, in rollout order. */
   readonly waves: WavePlan[];
   /** The deploy freezes of the stage, pipeline's first, then the stage's, then the app's. */
@@ -101,6 +107,30 @@ export interface StagePlan {
    * the sync.
    */
   readonly syncTimeout: string;
+}
+
+/**
+ * The Argo CD Application of an app on one cluster of one stage. A stage with a namespace of its
+ * own may share its clusters with other stages, so its Applications carry the stage's name; the
+ * others keep the name they have always had.
+ * @internal
+ */
+export function stageApplicationName(plan: Pick<ReleasePlan, 'app' | 'destinationNamespace'>, stage: Pick<StagePlan, 'name' | 'namespace'>,
+  cluster: string): string {
+  const own = stage.namespace !== undefined && stage.namespace !== plan.destinationNamespace;
+  return applicationName(plan.app, cluster, own ? stage.name : undefined);
+}
+
+/**
+ * The stages that deploy to each cluster, in plan order: one, or several in different namespaces.
+ * @internal
+ */
+export function stagesByCluster(stages: StagePlan[]): Map<string, StagePlan[]> {
+  const by = new Map<string, StagePlan[]>();
+  for (const s of stages) {
+    for (const c of new Set(s.waves.flatMap(w => w.clusters))) by.set(c, [...by.get(c) ?? [], s]);
+  }
+  return by;
 }
 
 /**
@@ -121,7 +151,7 @@ export interface ReleasePlan {
   readonly app: string;
   /** The Kargo Project (and its namespace). */
   readonly project: string;
-  /** The namespace the application is deployed to on every cluster. */
+  /** The app's namespace: where it is deployed in every stage without a namespace of its own. */
   readonly destinationNamespace: string;
   /** Every cluster the application is deployed to, sorted by name. */
   readonly clusters: string[];

@@ -1,5 +1,5 @@
 import { FreezeInput } from './freeze-plan';
-import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, StagePlan, WavePlan } from './release-plan';
+import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
@@ -10,6 +10,7 @@ import { Requirement } from '../fleet/requirement';
 import { FanOutKind } from '../pipeline/fan-out';
 import { JoinKind } from '../pipeline/join';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
+import { renderNamespace } from '../pipeline/stage-namespace';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
 import { ProblemList } from '../util/errors';
@@ -49,7 +50,8 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     problems.add(`${pipelineName} has no stages; add stages to the pipeline before defining apps on it`);
   }
 
-  const owner = new Map<string, string>();
+  // which stages deploy the app to each cluster, and in which namespace
+  const owner = new Map<string, Array<{ stage: string; namespace: string }>>();
   // Kargo Stage names also name release branches and ApplicationSets, so two waves must never share one
   const kargoStageOwners = new Map<string, string>();
   // the Kargo Stages that hand Freight on from each pipeline stage: the last wave of every branch
@@ -60,11 +62,12 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     const ctx: StageContext = { problems, input, stage, entry, kargoStageOwners };
     let waves: WavePlan[];
     let production: boolean;
+    const namespace = stageNamespace(problems, input, stage);
     if (stage.controlFlow) {
       waves = [controlFlowWave(ctx)];
       production = false;
     } else {
-      const placed = placeStage(problems, input, clusters, stage, owner);
+      const placed = placeStage(problems, input, clusters, { stage, namespace }, owner);
       if (placed.length === 0) continue;
       waves = branchesOf(problems, stage, placed).flatMap(b => planBranch(ctx, b.name, b.clusters));
       production = stage.production ?? placed.every(c => c.tier.production);
@@ -86,15 +89,17 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       after: [...stage.after],
       join: stage.join.kind,
       controlFlow: stage.controlFlow ? true : undefined,
+      namespace,
       waves,
       freezes: [],
       syncTimeout: DEFAULT_SYNC_TIMEOUT,
     });
   }
 
-  checkDerivedNames(problems, input.app, stages, clusters);
+  checkDerivedNames(problems, input, stages, clusters);
   problems.throwIfAny();
-  const placedClusters = stages.flatMap(s => s.waves.flatMap(w => w.clusters)).sort();
+  // stages in different namespaces may share a cluster
+  const placedClusters = [...new Set(stages.flatMap(s => s.waves.flatMap(w => w.clusters)))].sort();
   return {
     app: input.app,
     project: input.app,
@@ -222,12 +227,24 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
   return waves;
 }
 
+/** The namespace of the app in one stage: the app's, or what the stage's pattern gives it. */
+function stageNamespace(problems: ProblemList, input: PlanInput, stage: PipelineStage): string {
+  if (stage.namespace === undefined) return input.destinationNamespace;
+  const namespace = renderNamespace(stage.namespace, input.app, stage.name);
+  problems.check(`stage "${stage.name}" namespace (pattern ${JSON.stringify(stage.namespace)} of pipeline '${input.pipeline.pipelineName}')`,
+    namespace, dns1123LabelProblem(namespace), 'shorten the app name or the stage\'s namespace pattern');
+  return namespace;
+}
+
 /**
  * The clusters of one pipeline stage the app is placed on: the stage's clusters, narrowed by the
- * app's targets and requirements. Records which stage holds each cluster in `owner`.
+ * app's targets and requirements. Records which stages (and namespaces) hold each cluster in
+ * `owner`: stages may share a cluster only in different namespaces, as one Application each.
  */
-function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[], stage: PipelineStage, owner: Map<string, string>): Cluster[] {
+function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[], placing: { stage: PipelineStage; namespace: string },
+  owner: Map<string, Array<{ stage: string; namespace: string }>>): Cluster[] {
   const { pipeline, fleet } = input;
+  const { stage, namespace } = placing;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
   const selector = stage.clusters!;
   const inStage = clusters.filter(c => selector.matches(c.labels));
@@ -237,12 +254,14 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
     return [];
   }
   for (const c of inStage) {
-    const other = owner.get(c.name);
+    const holders = owner.get(c.name) ?? [];
+    const other = holders.find(h => h.namespace === namespace);
     if (other !== undefined) {
-      problems.add(`cluster "${c.name}" is selected by both stage "${other}" and stage "${stage.name}" of ${pipelineName}; `
-        + 'make the stages\' selectors disjoint');
+      problems.add(`cluster "${c.name}" is selected by both stage "${other.stage}" and stage "${stage.name}" of ${pipelineName}, `
+        + `both in namespace "${namespace}"; give one of the stages its own \`namespace\` (e.g. '{app}-{stage}'), `
+        + 'or make the stages\' selectors disjoint');
     }
-    owner.set(c.name, stage.name);
+    owner.set(c.name, [...holders, { stage: stage.name, namespace }]);
   }
   const targeted = inStage.filter(c => input.targets.matches(c.labels));
   if (targeted.length === 0) {
@@ -303,9 +322,12 @@ function waveBudget(budget: WaveBudget, total: number): number {
   return max;
 }
 
-/** Every name derived from the app, stage and cluster names must fit its Kubernetes limit. */
-function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan[], clusters: Cluster[]) {
-  const placed = new Set(stages.flatMap(s => s.waves.flatMap(w => w.clusters)));
+/**
+ * Every name derived from the app, stage and cluster names must fit its Kubernetes limit, and
+ * the app's Applications (one per cluster and stage namespace) must have distinct names.
+ */
+function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: StagePlan[], clusters: Cluster[]) {
+  const app = input.app;
   for (const s of stages) {
     for (const w of s.waves) {
       if (w.applicationSet === undefined) continue;
@@ -313,11 +335,21 @@ function checkDerivedNames(problems: ProblemList, app: string, stages: StagePlan
         'shorten the app or stage name');
     }
   }
+  const applications = new Map<string, string>();
+  const byCluster = stagesByCluster(stages);
   for (const c of clusters) {
-    if (!placed.has(c.name)) continue;
-    const appName = applicationName(app, c.name);
-    problems.check(`Application name for cluster "${c.name}"`, appName, dns1123SubdomainProblem(appName), 'shorten the app or cluster name');
-    if (c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER) {
+    const placedBy = byCluster.get(c.name) ?? [];
+    for (const s of placedBy) {
+      const appName = stageApplicationName({ app, destinationNamespace: input.destinationNamespace }, s, c.name);
+      const own = appName !== applicationName(app, c.name);
+      const where = `cluster "${c.name}"${own ? ` in stage "${s.name}"` : ''}`;
+      problems.check(`Application name for ${where}`, appName, dns1123SubdomainProblem(appName), `shorten the app${own ? ', stage' : ''} or cluster name`);
+      const taken = applications.get(appName);
+      problems.check(`Application name for ${where}`, appName, taken === undefined ? undefined : `is also the Application name for ${taken}`,
+        'rename the stage or the cluster');
+      applications.set(appName, taken ?? where);
+    }
+    if (placedBy.length > 0 && c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER) {
       // the chart of a cluster with its own Argo CD is named <app>--<cluster>, and chart names are DNS labels
       const chart = perClusterChartId(app, c.name);
       problems.check(`output chart for cluster "${c.name}"`, chart, dns1123LabelProblem(chart), 'shorten the app or cluster name');

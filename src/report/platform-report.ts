@@ -25,7 +25,7 @@ export class PlatformReport {
       `# ${plan.app}`,
       '',
       `Owned by team ${app.owner.team} (${app.owner.contact}). Kargo Project \`${plan.project}\`; `
-        + `deployed to namespace \`${plan.destinationNamespace}\` on ${plan.clusters.length} cluster(s).`,
+        + `deployed to namespace \`${plan.destinationNamespace}\` on ${plan.clusters.length} cluster(s)${stageNamespaces(plan)}.`,
       '',
       '```mermaid',
       'flowchart LR',
@@ -126,4 +126,10 @@ function freezeLines(plan: ReleasePlan): string[] {
 /** Mermaid node ids: letters, digits and underscores. */
 function id(name: string): string {
   return `s_${name.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
+
+/** The stages with a namespace of their own, for the report's first line. */
+function stageNamespaces(plan: ReleasePlan): string {
+  const own = plan.stages.filter(s => s.namespace !== undefined && s.namespace !== plan.destinationNamespace);
+  return own.length === 0 ? '' : ` (${own.map(s => `stage ${s.name} in \`${s.namespace}\``).join(', ')})`;
 }

@@ -3,6 +3,7 @@ import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
+import { stageApplicationName, stagesByCluster } from '../plan/release-plan';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -127,10 +128,14 @@ export class StandardsRules {
       if (app.appName.length > maxApp) {
         problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
+      const byCluster = stagesByCluster(app.plan.stages);
       for (const c of app.plan.clusters) {
-        const name = applicationName(app.appName, c);
-        if (name.length > maxApplication) {
-          problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the app or cluster name`);
+        for (const s of byCluster.get(c) ?? []) {
+          const name = stageApplicationName(app.plan, s, c);
+          if (name.length > maxApplication) {
+            const parts = name === applicationName(app.appName, c) ? 'app or cluster name' : 'app, stage or cluster name';
+            problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
+          }
         }
       }
       return problems;

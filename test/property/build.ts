@@ -263,6 +263,7 @@ export function build(spec: WorldSpec, outdir: string, terraformFile: string): B
       production: s.production,
       waveBudget: s.budget,
       verification: s.checks?.map(toCheck),
+      namespace: s.ns,
     })),
   }));
   if (spec.standards) {

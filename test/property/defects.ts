@@ -37,6 +37,16 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
   'stage name': (w, n) => { pick(pick(w.pipelines, n).stages, n).name = ['Prod_EU', '', 'x'.repeat(64)][n % 3]; },
   'duplicate stage': (w, n) => { const p = pick(w.pipelines, n); if (p.stages.length > 1) p.stages[1].name = p.stages[0].name; },
   'overlapping stages': (w, n) => { const p = pick(w.pipelines, n); if (p.stages.length > 1) pick(p.stages, n).sel = { k: 'all' }; },
+  'stage namespace': (w, n) => {
+    const stage = pick(pick(w.pipelines, n).stages, n);
+    if (stage.sel !== undefined) stage.ns = ['{ap}-{stage}', '{app}_{stage}', '{cluster}', `{app}-${'x'.repeat(60)}`][n % 4];
+  },
+  'shared stage namespace': (w, n) => {
+    // a second stage on the first stage's clusters, in the same namespace
+    const p = pick(w.pipelines, n);
+    const first = p.stages[0];
+    if (first.sel !== undefined) p.stages.splice(1, 0, { name: 'same-ns', sel: first.sel, after: [first.name], ns: first.ns });
+  },
   'stage without clusters': (w, n) => { pick(w.pipelines, n).stages.push({ name: 'orphan', sel: { k: 'labels', v: { role: 'nothing' } } }); },
   'no stages': (w, n) => { pick(w.pipelines, n).stages = []; },
   'waves': (w, n) => {

@@ -333,6 +333,18 @@ function asGraph(stages: StageSpec[], g: { graph: string; anyJoin: boolean; styl
   return stages;
 }
 
+/**
+ * Kargo's quickstart shape: a copy of the first stage, on the same clusters in a namespace of its
+ * own (`<stage>-uat`), follows it; the first stage keeps the app's namespace or gets its own too.
+ */
+function withSharedStage(stages: StageSpec[], style: number): StageSpec[] {
+  const first = stages[0];
+  if (first.sel === undefined) return stages;
+  const copy: StageSpec = clean({ ...first, name: `${first.name}-uat`, after: undefined, ns: style % 2 === 0 ? '{app}-{stage}' : '{stage}-{app}' });
+  const own = style % 3 === 0 ? { ...first, ns: 'ns-{app}-{stage}' } : first;
+  return [own, copy, ...stages.slice(1)];
+}
+
 /** A pipeline whose stages partition the fleet by one attribute, with the clusters of each stage. */
 export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): fc.Arbitrary<{ pipeline: PipelineSpec; members: Member[][] }> {
   const members: Member[] = clusters.map((c, index) => ({ index, c }));
@@ -360,6 +372,8 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
     graph: fc.constantFrom('chain', 'chain', 'diamond', 'gate', 'fan'),
     anyJoin: fc.boolean(),
     randomSelectors: fc.array(randomSelectorAnd, { minLength: 4, maxLength: 4 }),
+    // sometimes two stages share clusters in different namespaces
+    shared: fc.integer({ min: 0, max: 3 }),
   }).map(g => {
     const values = sortValues(g.key, [...new Set(members.map(m => valueOf(g.key, m.c)))]);
     const count = Math.min(g.stageCount, values.length);
@@ -412,7 +426,8 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
         checks: o.checks,
       });
     });
-    return { pipeline: clean({ id, stages: asGraph(stages, g), budget: g.budget }), members: stageMembers };
+    const chain = g.shared === 0 ? withSharedStage(stages, g.style) : stages;
+    return { pipeline: clean({ id, stages: asGraph(chain, g), budget: g.budget }), members: stageMembers };
   });
 }
 

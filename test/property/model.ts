@@ -65,6 +65,8 @@ export interface StageSpec {
   production?: boolean;
   budget?: BudgetSpec;
   checks?: CheckSpec[];
+  /** The stage's namespace pattern (`{app}`, `{stage}`): stages in different namespaces may share clusters. */
+  ns?: string;
 }
 
 export interface PipelineSpec { id: string; stages: StageSpec[]; budget?: BudgetSpec }

@@ -80,7 +80,7 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
       }
     }
 
-    // every targeted cluster of a stage is in exactly one wave of that stage and in no other stage
+    // every targeted cluster of a stage is in exactly one wave of that stage and in no other stage of the same namespace
     const seen = new Map<string, string>();
     for (const stagePlan of plan.stages) {
       const stage = pipeline.stages.find(s => s.name === stagePlan.name)!;
@@ -92,11 +92,12 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
         problems.push(`${where} stage ${stagePlan.name}: waves hold ${placed.join(',')}, the stage targets ${expected.join(',')}`);
       }
       for (const c of placed) {
-        if (seen.has(c)) problems.push(`${where}: cluster ${c} is in ${seen.get(c)} and in stage ${stagePlan.name}`);
-        seen.set(c, stagePlan.name);
+        const key = `${c} ${stagePlan.namespace}`;
+        if (seen.has(key)) problems.push(`${where}: cluster ${c} is in ${seen.get(key)} and in stage ${stagePlan.name}, both in namespace ${stagePlan.namespace}`);
+        seen.set(key, stagePlan.name);
       }
     }
-    if (JSON.stringify([...seen.keys()].sort()) !== JSON.stringify(plan.clusters)) {
+    if (JSON.stringify([...new Set([...seen.keys()].map(k => k.split(' ')[0]))].sort()) !== JSON.stringify(plan.clusters)) {
       problems.push(`${where}: plan.clusters ${plan.clusters.join(',')} is not the clusters of its waves`);
     }
     if (JSON.stringify(plan.stages.map(s => s.name)) !== JSON.stringify(pipeline.stages.map(s => s.name))) {
@@ -178,7 +179,8 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     for (const w of plan.stages.flatMap(s => s.waves)) {
       const apps = w.argoCd === 'central'
         ? instances.central.filter(a => a.appSet === w.applicationSet)
-        : w.clusters.flatMap(c => instances.perCluster.get(c) ?? []);
+        // a cluster with its own Argo CD carries one Application per stage deploying to it
+        : w.clusters.flatMap(c => instances.perCluster.get(c) ?? []).filter(a => a.labels[PlatformLabels.STAGE] === w.kargoStage);
       const deployed = apps.map(a => a.destination.name ?? a.labels[PlatformLabels.CLUSTER]).sort();
       if (JSON.stringify(deployed) !== JSON.stringify(w.clusters)) problems.push(`${where}: wave ${w.kargoStage} deploys to ${deployed}, expected ${w.clusters}`);
       for (const a of apps) {
@@ -202,13 +204,21 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
       if (JSON.stringify(rendered) !== JSON.stringify(w.clusters)) problems.push(`${where}: Stage ${w.kargoStage} renders ${rendered}, expected ${w.clusters}`);
     }
 
-    // the central AppProject allows exactly the app's central clusters
-    const centralClusters = plan.stages.flatMap(s => s.waves).filter(w => w.argoCd === 'central').flatMap(w => w.clusters).sort();
+    // the central AppProject allows exactly the (cluster, namespace) pairs of the app's central waves,
+    // and lets CreateNamespace create exactly those namespaces
+    const centralPairs = [...new Set(plan.stages.flatMap(s => s.waves.filter(w => w.argoCd === 'central').flatMap(w => w.clusters.map(c => `${c} ${s.namespace}`))))].sort();
     const project = appObjects.find(o => o.kind === 'AppProject');
     const destinations = (project?.spec.destinations ?? []).map((d: any) => `${d.name} ${d.server} ${d.namespace}`);
-    const expectedDestinations = centralClusters.map(c => `${c} ${b.fleet.findCluster(c)!.server} ${plan.destinationNamespace}`);
+    const expectedDestinations = centralPairs.map(p => p.split(' ')).map(([c, ns]) => `${c} ${b.fleet.findCluster(c)!.server} ${ns}`);
     if (JSON.stringify(destinations) !== JSON.stringify(expectedDestinations)) {
       problems.push(`${where}: the AppProject allows ${destinations.join(', ')}, expected ${expectedDestinations.join(', ')}`);
+    }
+    const created = (project?.spec.clusterResourceWhitelist ?? []).filter((r: any) => r.kind === 'Namespace' && r.name !== undefined).map((r: any) => r.name);
+    // an app that manages Namespaces itself is allowed every one (its declared entry has no name)
+    const managesNamespaces = (appSpec.clusterResources ?? []).some(r => r.group === '' && r.kind === 'Namespace');
+    const expectedCreated = managesNamespaces ? [] : [...new Set(centralPairs.map(p => p.split(' ')[1]))].sort();
+    if (project && JSON.stringify(created) !== JSON.stringify(expectedCreated)) {
+      problems.push(`${where}: the AppProject lets Argo CD create namespaces ${created.join(', ')}, expected ${expectedCreated.join(', ')}`);
     }
 
     // promoters may promote into exactly the Kargo Stages of each gated stage

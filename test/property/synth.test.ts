@@ -76,7 +76,8 @@ describe('property: any fleet, pipeline and apps', () => {
     const lines = [...outcomes.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`);
     console.log(`property cases: ${total}; valid ${percent(valid)}, of which ${count('valid despite')} with a harmless defect; `
       + `rejected with a validation error ${percent(total - valid)}: ${count('rejected (defect')} with an injected defect, `
-      + `${count('rejected (no injected')} without (random selectors, targets, requirements, budgets, standards, names)`
+      + `${count('rejected (no injected')} without (random selectors, targets, requirements, budgets, standards, names); `
+      + `${[...outcomes.entries()].filter(([k]) => k.endsWith('stages sharing clusters')).reduce((n, [, v]) => n + v, 0)} valid with stages sharing clusters`
       + `${process.env.PROPERTY_DEBUG ? `\n${lines.join('\n')}` : ''}`);
   });
 
@@ -105,7 +106,10 @@ describe('property: any fleet, pipeline and apps', () => {
         if (second.error !== undefined) throw new Error(`the second synth of the same input failed: ${(second.error as Error).stack}`);
         expect(second.files).toEqual(first.files);
         expect(yamlOf(second.charts!)).toEqual(yamlOf(first.charts!));
-        record(spec.defect ? `valid despite defect "${spec.defect}"` : 'valid');
+        // how often the model saw one cluster carry an app in two stages (namespaces)
+        const shared = first.built!.apps
+          .some(({ app }) => app.plan.stages.flatMap(st => st.waves.flatMap(w => w.clusters)).length > app.plan.clusters.length);
+        record(`${spec.defect ? `valid despite defect "${spec.defect}"` : 'valid'}${shared ? ', stages sharing clusters' : ''}`);
       }), {
         numRuns: RUNS,
         // a failure is shrunk to a small counterexample; stop shrinking before the test times out.

@@ -1,3 +1,4 @@
+import { ControllerFinding, finding, sourceOf } from './controller-finding';
 import { ModelApplication, selectorMatches } from './kargo-steps';
 
 /**
@@ -95,4 +96,44 @@ function toModel(metadata: any, spec: any, origin: { obj: any; path: string }): 
     syncOptions: spec.syncPolicy?.syncOptions ?? [],
     origin,
   };
+}
+
+/**
+ * Generated Applications are created in their ApplicationSet's namespace on the hub, so two with
+ * one name are one object: the ApplicationSet controller refuses a name one ApplicationSet
+ * generates twice (argo-cd `applicationset/controllers/applicationset_controller.go`
+ * `validateGeneratedApplications`: "contains applications with duplicate name"), and cannot take
+ * over an Application another ApplicationSet controls (`createOrUpdateInCluster`:
+ * `controllerutil.SetControllerReference` fails with an already-owned error), so one of the two
+ * never deploys. A cluster shared by two stages needs one Application name per stage.
+ */
+export function checkApplicationNames(apps: ModelApplication[]): ControllerFinding[] {
+  const byName = new Map<string, ModelApplication[]>();
+  for (const a of apps.filter((x) => x.origin.obj?.kind === 'ApplicationSet')) {
+    const key = JSON.stringify([a.namespace, a.name]);
+    byName.set(key, [...byName.get(key) ?? [], a]);
+  }
+  // one finding per ApplicationSet and set of rivals, naming every Application they share
+  const conflicts = new Map<string, { owner: any; rivals: string[]; namespace: string; names: string[] }>();
+  for (const same of byName.values()) {
+    if (same.length < 2) continue;
+    const owners = [...new Set(same.map((a) => a.origin.obj))];
+    const rivals = owners.map((o) => String(o.metadata?.name)).sort();
+    for (const owner of owners) {
+      const key = JSON.stringify([sourceOf(owner), owner.metadata?.namespace, owner.metadata?.name, rivals, same[0].namespace]);
+      const entry = conflicts.get(key) ?? { owner, rivals, namespace: same[0].namespace, names: [] };
+      entry.names.push(same[0].name);
+      conflicts.set(key, entry);
+    }
+  }
+  const out: ControllerFinding[] = [];
+  for (const { owner, rivals, namespace, names } of conflicts.values()) {
+    const shared = `Application${names.length > 1 ? 's' : ''} ${[...names].sort().join(', ')}`;
+    const message = rivals.length === 1
+      ? `ApplicationSet ${rivals[0]} generates ${shared} more than once: the controller refuses the duplicates ("contains applications with duplicate name")`
+      : `ApplicationSets ${rivals.join(' and ')} all generate ${shared} in namespace ${namespace}: only the first to reconcile controls each, `
+        + 'the others fail ("already owned by another"), so one stage never deploys to those clusters';
+    out.push(finding(owner, '/spec/template/metadata/name', 'application-name-conflict', message));
+  }
+  return out;
 }

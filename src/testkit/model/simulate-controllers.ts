@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as YAML from 'yaml';
-import { modelApplications } from './argocd-applications';
+import { checkApplicationNames, modelApplications } from './argocd-applications';
 import { checkClusterConnections, ClusterConnectionOptions } from './argocd-cluster-connection';
 import { checkProjectPermissions } from './argocd-project-check';
 import { ControllerFinding, setSource, uniqueFindings } from './controller-finding';
@@ -18,7 +18,7 @@ import { listYamlFiles } from '../yaml-files';
  * | behaviour | module | upstream |
  * | --- | --- | --- |
  * | AppProject permission check of every sync task, the auto-created Namespace included | `argocd-project-check.ts` | argo-cd `gitops-engine/pkg/sync/sync_context.go` (`autoCreateNamespace`, `permissionValidator`), `controller/sync.go`, `pkg/apis/application/v1alpha1/app_project_types.go` (`IsGroupKindNamePermitted`, `isDestinationMatched`, `IsSourcePermitted`), `types.go` (`isNamedResourceInList`) |
- * | ApplicationSet expansion (clusters, list generators) | `argocd-applications.ts` | argo-cd `applicationset/generators/cluster.go`, `list.go` |
+ * | ApplicationSet expansion (clusters, list generators), generated Application names unique per namespace | `argocd-applications.ts` | argo-cd `applicationset/generators/cluster.go`, `list.go`, `applicationset/controllers/applicationset_controller.go` |
  * | cluster connection: CA of managed control planes, EKS token name | `argocd-cluster-connection.ts` | argo-cd `docs/operator-manual/declarative-setup.md` (Clusters) |
  * | task inflation, vars | `promotion-runner.ts` | kargo `pkg/api/promotion.go` (`InflateSteps`, `promotionTaskVarsToStepVars`) |
  * | step order, `if`, Skipped without output, failures skip later steps | `promotion-runner.ts` | kargo `pkg/promotion/local_orchestrator.go`, `pkg/promotion/evaluator.go` |
@@ -43,6 +43,7 @@ export function simulateControllers(objects: any[], options: SimulateControllers
   const apps = modelApplications(list);
   const findings = [
     ...checkProjectPermissions(list, apps),
+    ...checkApplicationNames(apps),
     ...checkClusterConnections(list, options),
     ...checkStepConfigs(list),
     ...checkWebMetrics(list),
