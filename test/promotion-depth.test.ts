@@ -234,6 +234,10 @@ describe('artifacts and versioning rules', () => {
     ['a verification arg reads a git repository the app does not subscribe to', {
       verification: [Verification.job({ name: 'smoke', image: 'ghcr.io/acme/smoke:1', args: { sha: VerificationArg.commit('https://github.com/acme/other.git') } })],
     }, /args.sha reads the git repository of the Freight being verified, but the app does not subscribe to it, so Kargo's commitFrom\(\) fails/],
+    ['two charts update one Chart.yaml dependency', {
+      artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'redis', dependencyName: 'cache' }),
+        Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'postgresql', dependencyName: 'cache' })],
+    }, /artifacts\[2\] \(helm chart https:\/\/charts.bitnami.com\/bitnami postgresql\) dependencyName names the same Chart.yaml dependency as artifacts\[1\] \(helm chart https:\/\/charts.bitnami.com\/bitnami redis\) \(one name and repository take one version\), got "cache"; give each chart artifact the dependencyName of its own dependency in Chart.yaml/],
     ['a checkout path uses a token', { artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'chart/{stage}' })] },
       /git checkoutPath must not use tokens \(one checkout serves every cluster\), got "chart\/\{stage\}"/],
   ])('a git artifact must reach the render: %s', (_, props, message) => {

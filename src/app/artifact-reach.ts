@@ -1,5 +1,5 @@
 import { PlatformAppProps } from './platform-app-props';
-import { ArtifactKind } from '../artifact/artifact';
+import { ArtifactKind, chartDependencyRepository } from '../artifact/artifact';
 import { ManifestSource, sourceArtifact } from '../artifact/manifest-source';
 import { describe, ProblemList } from '../util/errors';
 import { pathWithin } from '../util/repo-paths';
@@ -22,7 +22,28 @@ export function checkArtifactsReachRender(problems: ProblemList, props: Platform
         'drop the chart artifact, or render a Helm umbrella chart with ManifestSource.helm()'));
     });
   }
+  checkChartDependencies(problems, props);
   checkGitCheckouts(problems, props, source);
+}
+
+/**
+ * helm-update-chart sets the version of the Chart.yaml dependency with the chart's
+ * `dependencyName` and repository (kargo `pkg/helm/dependency_manager.go`): two chart artifacts
+ * with the same pair update one dependency, and the first one's versions reach nothing.
+ */
+function checkChartDependencies(problems: ProblemList, props: PlatformAppProps): void {
+  const seen = new Map<string, string>();
+  (props.artifacts ?? []).forEach((a, i) => {
+    if (a.kind !== ArtifactKind.HELM_CHART || a._problems.length > 0) return;
+    const field = `artifacts[${i}] (helm chart ${a.repoUrl}${a.chartOptions.name ? ` ${a.chartOptions.name}` : ''}) dependencyName`;
+    const key = `${a.chartOptions.dependencyName}@${chartDependencyRepository(a.repoUrl)}`;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      problems.add(describe(field, a.chartOptions.dependencyName, `names the same Chart.yaml dependency as ${other} (one name and repository take one version)`,
+        'give each chart artifact the dependencyName of its own dependency in Chart.yaml'));
+    }
+    seen.set(key, field.replace(/ dependencyName$/, ''));
+  });
 }
 
 function checkGitCheckouts(problems: ProblemList, props: PlatformAppProps, source: ManifestSource): void {

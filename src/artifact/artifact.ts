@@ -351,6 +351,17 @@ export function subscriptionIdentity(kind: ArtifactKind, repoUrl: string, chartN
 }
 
 /**
+ * The `repository` of the Chart.yaml dependency a chart artifact updates. An OCI dependency names
+ * its registry path without the chart, which is the dependency's `name` (kargo v1.11.2
+ * `pkg/helm/dependency_manager.go` matches name and repository exactly; docs
+ * `helm-update-chart.md`, "OCI Chart Repository"); the Freight keeps the full URL (`chartFrom`).
+ * @internal
+ */
+export function chartDependencyRepository(repoUrl: string): string {
+  return repoUrl.startsWith('oci://') ? repoUrl.replace(/\/+$/, '').replace(/\/[^/]+$/, '') : repoUrl;
+}
+
+/**
  * A repository URL as Kargo compares it (subscriptions, credentials): without case and trailing
  * slashes, and for Git without `.git`.
  * @internal

@@ -1,5 +1,5 @@
 import { Duration } from 'cdk8s';
-import { Artifact, ArtifactKind } from '../artifact/artifact';
+import { Artifact, ArtifactKind, chartDependencyRepository } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
@@ -255,7 +255,7 @@ function prepareSteps(ctx: PromotionContext): any[] {
       config: {
         path: `${SRC}/${ctx.source.helmOptions!.path}`,
         charts: charts.map(c => ({
-          repository: dependencyRepository(c.repoUrl),
+          repository: chartDependencyRepository(c.repoUrl),
           name: c.chartOptions.dependencyName!,
           version: chartVersion(c.repoUrl, c.chartOptions.name),
         })),
@@ -276,16 +276,6 @@ function prepareSteps(ctx: PromotionContext): any[] {
     });
   }
   return steps;
-}
-
-/**
- * The `repository` of the Chart.yaml dependency a chart artifact updates. An OCI dependency names
- * its registry path without the chart, which is the dependency's `name` (kargo v1.11.2
- * `pkg/helm/dependency_manager.go` matches name and repository exactly; docs
- * `helm-update-chart.md`, "OCI Chart Repository"); the Freight keeps the full URL (`chartFrom`).
- */
-function dependencyRepository(repoUrl: string): string {
-  return repoUrl.startsWith('oci://') ? repoUrl.replace(/\/+$/, '').replace(/\/[^/]+$/, '') : repoUrl;
 }
 
 function commitMessage(ctx: PromotionContext, wave: WavePlan): string {
