@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { APP_NAMES, appArb, clean, fleetArb, LONG_APP_NAMES, maybe, pipelineArb, SOURCE_REPOS, standardsArb } from './generators';
-import { CheckSpec, ReqSpec, SelSpec, SourceSpec, WavesSpec, WorldSpec } from './model';
+import { AppSpec, CheckSpec, ReqSpec, SelSpec, SourceSpec, WavesSpec, WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 
 // ----- defects: each makes the definition invalid (or at least suspicious) in one place
@@ -152,6 +152,31 @@ export function badCheck(n: number): CheckSpec {
   ][n % 19] as CheckSpec;
 }
 
+/**
+ * A check arg that reads the Freight (imageTag, commit) must name an artifact every app running
+ * the check subscribes to (synth refuses it otherwise): app checks read the app's first image or
+ * its source; pipeline checks, shared by apps with different artifacts, fall back to text.
+ */
+function readArtifactsTheAppsHave(world: WorldSpec): void {
+  const image = (a: AppSpec) => a.artifacts.find(x => x.k === 'image')?.repo;
+  const rewrite = (checks: CheckSpec[] | undefined, apps: AppSpec[]) => checks?.forEach(check => {
+    for (const [name, arg] of Object.entries(check.args ?? {})) {
+      if (arg.k === 'imageTag') {
+        const repos = new Set(apps.map(image));
+        check.args![name] = repos.size === 1 && [...repos][0] !== undefined ? { k: 'imageTag', repo: [...repos][0]! } : { k: 'value', text: 'v1' };
+      } else if (arg.k === 'commit') {
+        const repos = new Set(apps.map(a => a.source.repo));
+        check.args![name] = repos.size === 1 ? { k: 'commit', url: [...repos][0] } : { k: 'value', text: 'v1' };
+      }
+    }
+  });
+  world.pipelines.forEach((p, i) => p.stages.forEach(s => rewrite(s.checks, world.apps.filter(a => a.pipeline === i))));
+  for (const app of world.apps) {
+    rewrite(app.checks, [app]);
+    Object.values(app.stageChecks ?? {}).forEach(list => rewrite(list, [app]));
+  }
+}
+
 export const worldArb: fc.Arbitrary<WorldSpec> = fleetArb.chain(fleet => fc.integer({ min: 1, max: 2 }).chain(n =>
   fc.tuple(...Array.from({ length: n }, (_, i) => pipelineArb(fleet.clusters, i === 0 ? 'standard' : `pipeline-${i + 1}`, `p${i + 1}`)))).chain(pipelines =>
   fc.record({
@@ -160,6 +185,7 @@ export const worldArb: fc.Arbitrary<WorldSpec> = fleetArb.chain(fleet => fc.inte
     defect: maybe(fc.tuple(fc.constantFrom(...Object.keys(DEFECTS)), fc.nat()), 3),
   }).map(({ standards, apps, defect }) => {
     const world: WorldSpec = clean({ fleet, pipelines: pipelines.map(p => p.pipeline), standards, apps, defect: defect?.[0] });
+    readArtifactsTheAppsHave(world);
     if (defect) DEFECTS[defect[0]](world, defect[1]);
     return clean(world);
   })));

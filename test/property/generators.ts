@@ -91,7 +91,9 @@ export function finishClusters(raw: RawCluster[], fleetPerCluster: boolean, shar
     };
     const central = c.argoCd ? c.argoCd.k === 'central' : !fleetPerCluster;
     // the central Argo CD needs the CA of every managed control plane, and a way into EKS
-    if (central && ['aws', 'gcp', 'azure', 'oci'].includes(c.provider)) cluster.caData ??= 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t';
+    // (and of any API server at an IP address, which no public certificate names)
+    const ipServer = /^https:\/\/(\d|\[)/.test(cluster.server);
+    if (central && (ipServer || ['aws', 'gcp', 'azure', 'oci'].includes(c.provider))) cluster.caData ??= 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t';
     if (central && c.provider === 'aws' && cluster.auth === undefined) cluster.auth = { k: 'eks' };
     if ((c.provider === 'oci' || c.provider === 'on-prem') && central && c.auth?.k !== 'exec') cluster.auth = { k: 'exec', command: `${c.provider}-auth` };
     if (c.shard !== undefined && (!central || shards === undefined || c.shard >= shards)) delete cluster.shard;
