@@ -12,7 +12,7 @@ const CLUSTERS: VerificationTarget[] = [
   { name: 'azr-eus-mi300x-prod-01', region: 'eastus', provider: 'azure', accelerator: 'amd-mi300x', tier: 'prod' },
 ];
 
-const CTX: VerificationContext = { app: 'gateway', project: 'gateway', kargoStage: 'prod-canary', pipelineStage: 'prod', clusters: CLUSTERS };
+const CTX: VerificationContext = { app: 'gateway', project: 'gateway', kargoStage: 'prod-canary', pipelineStage: 'prod', namespace: 'gateway', clusters: CLUSTERS };
 
 const GATEWAY_IMAGE = 'ghcr.io/acme/gateway';
 
@@ -155,6 +155,12 @@ describe('Verification.http', () => {
     expect(names({ successCondition: ' true ' })).toEqual(['v']);
     expect(names({ jsonPath: '{$.v}', successCondition: "result == '1'", requireJson: false })).toEqual(['v']);
     expect(names({ requireJson: true })).toEqual(['v', 'v-answers-json']);
+  });
+
+  test('{namespace} is the app\'s namespace in the stage, for stages that share clusters', () => {
+    const rendered = render([Verification.http({ name: 'ready', url: 'https://{cluster}.example.com/{namespace}/ready', args: { ns: VerificationArg.value('{namespace}') } })],
+      { namespace: 'gateway-uat' });
+    expect(rendered.templates[0].spec.metrics.map((m: any) => m.provider.web.url)).toEqual(CLUSTERS.map(c => `https://${c.name}.example.com/gateway-uat/ready`));
   });
 
   test('the JSON guard runs node:22-alpine unless jsonGuardImage names a mirror', () => {
@@ -475,7 +481,7 @@ describe('problems', () => {
   test('fails if a check uses an unknown placeholder', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up{cluster="{clustr}"}', threshold: 1, comparison: Comparison.EQUAL }))).toEqual([
       'verification "p": prometheus query uses unknown placeholder {clustr}, got "up{cluster=\\"{clustr}\\"}"; '
-      + 'use one of {cluster}, {region}, {provider}, {accelerator}, {tier}, {stage}, or {{args.clustr}} for an argument',
+      + 'use one of {cluster}, {region}, {provider}, {accelerator}, {tier}, {stage}, {namespace}, or {{args.clustr}} for an argument',
     ]);
   });
 

@@ -61,6 +61,7 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         project: plan.project,
         kargoStage: wave.kargoStage,
         pipelineStage: stage.name,
+        namespace: stage.namespace,
         clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
       });
       r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));

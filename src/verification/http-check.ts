@@ -42,7 +42,8 @@ export enum HttpMethod {
 export interface HttpVerificationOptions extends VerificationOptions {
   /**
    * The URL (http or https). It may use `{cluster}`, `{region}`, `{provider}`, `{accelerator}`,
-   * `{tier}` and `{stage}`, filled for each cluster, and `{{args.<name>}}`, e.g.
+   * `{tier}`, `{stage}` and `{namespace}` (the app's namespace in the stage), filled for each
+   * cluster, and `{{args.<name>}}`, e.g.
    * `https://gateway.{cluster}.example.com/healthz`.
    */
   readonly url: string;

@@ -1,8 +1,9 @@
 /**
  * The two kinds of placeholders a check's text may hold, and how they are told apart:
  *
- * - `{cluster}`, `{region}`, `{provider}`, `{accelerator}`, `{tier}` and `{stage}` are filled in
- *   by this library at synth time, once per cluster of the wave (`{stage}` is the pipeline stage);
+ * - `{cluster}`, `{region}`, `{provider}`, `{accelerator}`, `{tier}`, `{stage}` and `{namespace}`
+ *   are filled in by this library at synth time, once per cluster of the wave (`{stage}` is the
+ *   pipeline stage, `{namespace}` the namespace the app is deployed to in that stage);
  * - `{{args.<name>}}` is left for Argo Rollouts, which fills it when the AnalysisRun starts.
  *
  * Single braces next to other braces or `$` are not placeholders, so PromQL label matchers
@@ -15,7 +16,7 @@ import { CLUSTER_VARIABLES } from '../contracts/cluster-variables';
 export const CLUSTER_PLACEHOLDERS = CLUSTER_VARIABLES;
 
 /** Every placeholder filled at synth time. @internal */
-export const SYNTH_PLACEHOLDERS = [...CLUSTER_PLACEHOLDERS, 'stage'];
+export const SYNTH_PLACEHOLDERS = [...CLUSTER_PLACEHOLDERS, 'stage', 'namespace'];
 
 /**
  * Args every generated template may reference without declaring them, and the Kargo

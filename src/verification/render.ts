@@ -17,6 +17,8 @@ export interface VerificationContext {
   readonly project: string;
   readonly kargoStage: string;
   readonly pipelineStage: string;
+  /** The namespace the app is deployed to in this stage (`{namespace}`). */
+  readonly namespace: string;
   readonly clusters: VerificationTarget[];
 }
 
@@ -71,7 +73,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     [PlatformLabels.STAGE]: ctx.kargoStage,
     [PlatformLabels.PIPELINE_STAGE]: ctx.pipelineStage,
   };
-  const stageValues = { stage: ctx.pipelineStage };
+  const stageValues = { stage: ctx.pipelineStage, namespace: ctx.namespace };
   const templates: RenderedTemplate[] = [];
   const references: Array<{ name: string; kind: string }> = [];
   const metricOwners = new Map<string, string>();

@@ -23,7 +23,8 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
  */
 export class VerificationArg {
   /**
-   * Fixed text. It may use `{stage}` (the pipeline stage); it must not be empty (Kargo treats
+   * Fixed text. It may use `{stage}` (the pipeline stage) and `{namespace}` (the app's namespace
+   * in that stage); it must not be empty (Kargo treats
    * an empty value as missing).
    */
   public static value(text: string): VerificationArg {
@@ -39,7 +40,7 @@ export class VerificationArg {
         if (CLUSTER_PLACEHOLDERS.includes(name)) {
           problems.push(`arg value uses {${name}}, got ${shown}; args are shared by every cluster of a wave, put {${name}} in the check's url, query or command instead`);
         } else if (!SYNTH_PLACEHOLDERS.includes(name)) {
-          problems.push(`arg value uses unknown placeholder {${name}}, got ${shown}; only {stage} is available in arg values`);
+          problems.push(`arg value uses unknown placeholder {${name}}, got ${shown}; only {stage} and {namespace} are available in arg values`);
         }
       }
     }

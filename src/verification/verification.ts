@@ -48,7 +48,7 @@ export class Verification {
   /**
    * An AnalysisTemplate that exists in the Kargo project namespace, or a ClusterAnalysisTemplate
    * (`clusterScoped`). Nothing is generated for it and it runs once per Stage, not per cluster;
-   * its args may use `{stage}`.
+   * its args may use `{stage}` and `{namespace}`.
    */
   public static fromTemplate(templateName: string, options: TemplateVerificationOptions = {}): Verification {
     return new Verification(templateCheck(templateName, options));
