@@ -6,7 +6,7 @@ import {
   RepositoryCredentials, Tier,
   Verification, VerificationArg, Versioning, Waves,
 } from '../src';
-import { formatIssues, ManifestValidator } from '../src/testkit';
+import { formatIssues, ManifestValidator, simulateControllers } from '../src/testkit';
 
 const validator = ManifestValidator.load();
 
@@ -205,7 +205,26 @@ describe('artifacts and versioning rules', () => {
     }))).not.toThrow();
     // the render task passes the cluster's version straight through
     const { objects } = define();
-    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps.find((s: any) => s.uses === 'helm-template').config.kubeVersion).toBe('${{ vars.kubeVersion }}');
+    expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps.find((s: any) => s.uses === 'helm-template').config.kubeVersion).toBe('${{ quote(vars.kubeVersion) }}');
+  });
+
+  test('Helm renders each cluster with the app\'s API versions and the cluster\'s own', () => {
+    const fleet = SMALL_FLEET.map(c => (c.name === 'gcp-dev-h100' ? { ...c, apiVersions: ['nvidia.com/v1', 'nvidia.com/v1'] } : c));
+    const w = world(fleet);
+    const app = new PlatformApp(w.app, 'api', appProps(w, {
+      source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', apiVersions: ['monitoring.coreos.com/v1'] }),
+    }));
+    const objects = Testing.synth(app);
+    const render = find(objects, 'PromotionTask', 'render-cluster').spec.steps.find((s: any) => s.uses === 'helm-template');
+    expect(render.config.apiVersions).toBe('${{ split(vars.apiVersions, \',\') }}');
+    const vars = (cluster: string) => steps(objects, 'dev').find((s: any) => s.as === `render-${cluster}`).vars.find((v: any) => v.name === 'apiVersions').value;
+    expect(vars('gcp-dev-h100')).toBe('monitoring.coreos.com/v1,nvidia.com/v1');
+    expect(vars('aws-dev-cpu')).toBe('monitoring.coreos.com/v1');
+    expect(simulateControllers([...Testing.synth(w.fleet), ...objects]).map(f => `${f.code} ${f.message}`)).toEqual([]);
+    // no cluster with API versions of its own: the app's list, as before
+    expect(find(define().objects, 'PromotionTask', 'render-cluster').spec.steps.find((s: any) => s.uses === 'helm-template').config.apiVersions).toBeUndefined();
+    expect(() => world(SMALL_FLEET.map(c => ({ ...c, apiVersions: ['nvidia.com'] })))).toThrow(
+      /apiVersions must be an API version such as "monitoring.coreos.com\/v1", got "nvidia.com"; use "<group>\/<version>" or "<group>\/<version>\/<Kind>"/);
   });
 
   test.each<[string, Partial<PlatformAppProps>, RegExp]>([
@@ -297,7 +316,7 @@ describe('manifest sources', () => {
     });
     expect(render.config.valuesFiles).toEqual(['./src/chart/stages/${{ vars.stage }}.yaml', './work/${{ vars.cluster }}/optional-values.yaml']);
     expect(render.config.ignoreMissingValueFiles).toBeUndefined();
-    expect(render.config).toMatchObject({ kubeVersion: '${{ vars.kubeVersion }}', includeCRDs: true });
+    expect(render.config).toMatchObject({ kubeVersion: '${{ quote(vars.kubeVersion) }}', includeCRDs: true });
   });
 });
 

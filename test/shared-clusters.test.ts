@@ -107,7 +107,7 @@ describe('stage namespaces: output', () => {
   test('helm-template renders each stage into its namespace', () => {
     const task = find(objects, 'PromotionTask', 'render-cluster');
     expect(task.spec.vars.map((v: any) => v.name)).toContain('namespace');
-    expect(task.spec.steps.find((s: any) => s.uses === 'helm-template').config.namespace).toBe('${{ vars.namespace }}');
+    expect(task.spec.steps.find((s: any) => s.uses === 'helm-template').config.namespace).toBe('${{ quote(vars.namespace) }}');
     const namespaces = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps
       .filter((s: any) => s.task).map((s: any) => s.vars.find((v: any) => v.name === 'namespace').value);
     expect(namespaces('test')).toEqual(['api-test', 'api-test']);

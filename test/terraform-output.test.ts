@@ -320,7 +320,7 @@ describe('clustersFromTerraformOutput fails', () => {
       `${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): caData is not a known field, got "Q0E="; did you mean "ca_data"?`,
       `${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): tags is not a known field, got {}; did you mean "labels"?`,
       `${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): vpc_id is not a known field, got "vpc-0abc"; remove it; the known fields are `
-        + 'name, endpoint, provider, region, tier, production, accelerator, accelerator_count, kubernetes_version, labels, ca_data, auth, argocd, shard',
+        + 'name, endpoint, provider, region, tier, production, accelerator, accelerator_count, kubernetes_version, api_versions, labels, ca_data, auth, argocd, shard',
       `${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): endpoint is required, got nothing; `
         + 'use the https:// URL of the Kubernetes API server (the cluster resource\'s endpoint attribute)',
     ]);

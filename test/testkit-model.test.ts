@@ -131,6 +131,14 @@ describe('controller model: Kargo promotions', () => {
     expect(only(findings, 'step-output-missing')[0]).toContain('step "sync" (argocd-update) Errored: failed to build step context: cannot fetch commit from <nil>');
   });
 
+  test('fails if an evaluated config breaks the step schema: a version that reads as a number', () => {
+    const broken = simulateControllers(world([directStage('dev', CLUSTERS, [])], { task: helmTask({ kubeVersion: "${{ '1.31' }}" }) }));
+    expect(only(broken, 'step-config-invalid')[0]).toContain(
+      'step "render-east::template" (helm-template) Failed: invalid helm-template config: /kubeVersion: 1.31 must be string');
+    const quoted = simulateControllers(world([directStage('dev', CLUSTERS, [])], { task: helmTask({ kubeVersion: "${{ quote('1.31') }}" }) }));
+    expect(lines(quoted)).toEqual([]);
+  });
+
   test('fails if helm-update-chart names an OCI chart by its full URL; passes with the registry path', () => {
     const chartWarehouse = warehouse([{ chart: { repoURL: 'oci://ghcr.io/acme/charts/shop' } }, { image: { repoURL: IMAGE } }, { git: { repoURL: SOURCE } }]);
     const update = (repository: string) => [{

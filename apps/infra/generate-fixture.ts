@@ -270,6 +270,8 @@ function entry(c: Planned, server: string, argocd: Json | undefined): { [key: st
   if (c.family !== 'none' || c.nth % 3 !== 0) e.accelerator = c.family;
   const n = acceleratorCount(c);
   if (n !== undefined) e.accelerator_count = n;
+  // the NVIDIA GPU operator's CRDs, which GPU charts test with .Capabilities.APIVersions.Has
+  if (c.family.startsWith('nvidia-')) e.api_versions = ['nvidia.com/v1'];
   const labels: { [key: string]: Json } = {};
   if (c.ring) labels.ring = c.ring;
   if (argocd !== undefined && c.provider !== 'oci') labels.site = 'edge';
@@ -296,7 +298,7 @@ function terraformType(value: Json, key?: string): Json {
   if (typeof value === 'number') return 'number';
   if (typeof value === 'boolean') return 'bool';
   if (value === null) return 'dynamic';
-  if (Array.isArray(value)) return key === 'args' ? ['list', 'string'] : ['tuple', value.map(v => terraformType(v))];
+  if (Array.isArray(value)) return key === 'args' || key === 'api_versions' ? ['list', 'string'] : ['tuple', value.map(v => terraformType(v))];
   if (key === 'labels' || key === 'env') return ['map', 'string'];
   return ['object', Object.fromEntries(Object.entries(value).map(([k, v]) => [k, terraformType(v, k)]))];
 }

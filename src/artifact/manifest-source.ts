@@ -2,6 +2,7 @@ import { Artifact, ArtifactKind, gitBranchProblem, gitUrlProblem } from './artif
 import { RepositoryCredentials } from './repository-credentials';
 import { RELEASE_VARIABLES } from '../contracts/cluster-variables';
 import { describe } from '../util/errors';
+import { apiVersionProblem } from '../util/names';
 import { repoPathProblem } from '../util/repo-paths';
 
 /**
@@ -64,8 +65,8 @@ export interface HelmSourceOptions extends ManifestSourceOptions {
   /**
    * API versions beyond Kubernetes' built-in ones that every target cluster serves, for charts
    * that test `.Capabilities.APIVersions.Has` (e.g. `monitoring.coreos.com/v1`): the render is
-   * client-only and knows no CRD-provided API otherwise. The render assumes each cluster's
-   * `kubernetesVersion` (Helm's default where a cluster has none).
+   * client-only and knows no CRD-provided API otherwise. Each cluster adds its own
+   * (`ClusterOptions.apiVersions`), and the render assumes its `kubernetesVersion`.
    * @default - none
    */
   readonly apiVersions?: string[];
@@ -119,6 +120,10 @@ export class ManifestSource {
     checkRepo(problems, options);
     checkPath(problems, 'helm path', options.path, false);
     for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
+    for (const v of options.apiVersions ?? []) {
+      const problem = apiVersionProblem(v);
+      if (problem) problems.push(describe('helm apiVersions', v, problem, 'use "<group>/<version>" or "<group>/<version>/<Kind>"'));
+    }
     if (options.releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.releaseName)) {
       problems.push(describe('helm releaseName', options.releaseName, 'must be a DNS-1123 label', 'use lowercase letters, digits and dashes'));
     } else if (options.releaseName !== undefined && helmReleaseNameLengthProblem(options.releaseName)) {

@@ -41,7 +41,18 @@ export function output(alias: string, path: string): string {
   return expr(`outputs[${literal(alias)}].${path}`);
 }
 
-/** A promotion variable. @internal */
+/** A promotion variable, inside a longer text (a path). @internal */
 export function variable(name: string): string {
   return expr(`vars.${name}`);
+}
+
+/**
+ * A promotion variable as the whole value of a string field. Kargo turns an evaluated template
+ * that reads as a number or boolean into one (kargo v1.11.2 `pkg/expressions/json_templates.go`
+ * `EvaluateTemplate`), so a Kubernetes version `1.31`, or a cluster named `123`, would reach
+ * the step as a number and fail its config schema; `quote()` keeps it text.
+ * @internal
+ */
+export function textVariable(name: string): string {
+  return expr(`quote(vars.${name})`);
 }

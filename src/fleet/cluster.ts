@@ -4,7 +4,7 @@ import { ClusterAuth } from './cluster-auth';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
-import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
+import { apiVersionProblem, dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
 import { urlDefect, UrlRule } from '../util/urls';
 
 /**
@@ -40,6 +40,13 @@ export interface ClusterOptions {
    * @default - unknown: the cluster never satisfies a Kubernetes version requirement
    */
   readonly kubernetesVersion?: string;
+  /**
+   * API versions beyond Kubernetes' built-in ones that this cluster serves, e.g. the CRDs the
+   * platform installs on it (`monitoring.coreos.com/v1`, or `group/version/Kind`). Helm renders
+   * for the cluster with these and the app's own `apiVersions` in `.Capabilities.APIVersions`.
+   * @default - none
+   */
+  readonly apiVersions?: string[];
   /**
    * Extra labels, for selectors and capabilities. Keys under `gitops-platform.io/` are reserved.
    * @default - none
@@ -98,6 +105,8 @@ export class Cluster {
   public readonly acceleratorCount: number;
   /** The Kubernetes minor version (`1.31`), if known. */
   public readonly kubernetesVersion?: string;
+  /** API versions beyond the built-in ones that the cluster serves, sorted. */
+  public readonly apiVersions: string[];
   /** How the central Argo CD authenticates to the cluster (undefined for a cluster with its own Argo CD). */
   public readonly auth?: ClusterAuth;
   /** Which Argo CD deploys to the cluster. */
@@ -124,6 +133,9 @@ export class Cluster {
     const version = options.kubernetesVersion === undefined ? undefined : minorVersion(options.kubernetesVersion);
     if (options.kubernetesVersion !== undefined && version === undefined) {
       problems.check('kubernetesVersion', options.kubernetesVersion, 'must look like "1.31" or "1.31.4"', 'give the control plane version');
+    }
+    for (const v of options.apiVersions ?? []) {
+      problems.check('apiVersions', v, apiVersionProblem(v), 'use "<group>/<version>" or "<group>/<version>/<Kind>", e.g. "monitoring.coreos.com/v1"');
     }
     for (const [key, value] of Object.entries(options.labels ?? {})) {
       problems.check(`labels[${show(key)}]`, key, labelKeyProblem(key), 'use a Kubernetes label key such as "example.com/ring"');
@@ -156,6 +168,7 @@ export class Cluster {
     this.accelerator = accelerator;
     this.acceleratorCount = count;
     this.kubernetesVersion = version;
+    this.apiVersions = [...new Set(options.apiVersions ?? [])].sort();
     this.auth = auth;
     this.argoCd = argoCd;
     this.pinnedShard = options.shard;
@@ -260,6 +273,7 @@ export function clusterVariableSource(c: Cluster): ClusterVariableSource {
     accelerator: c.accelerator.name,
     tier: c.tier.name,
     kubernetesVersion: c.kubernetesVersion,
+    apiVersions: c.apiVersions,
   };
 }
 

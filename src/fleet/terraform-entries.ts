@@ -13,7 +13,7 @@ import { urlDefect } from '../util/urls';
 
 const ENTRY_FIELDS = [
   'name', 'endpoint', 'provider', 'region', 'tier', 'production', 'accelerator', 'accelerator_count',
-  'kubernetes_version', 'labels', 'ca_data', 'auth', 'argocd', 'shard',
+  'kubernetes_version', 'api_versions', 'labels', 'ca_data', 'auth', 'argocd', 'shard',
 ];
 
 /** Names Terraform modules commonly use for the same thing, so the message can point at ours. */
@@ -81,6 +81,7 @@ export function readCluster(r: EntryReader, entry: unknown, key: string | undefi
   const kubernetesVersion = r.string(entry, 'kubernetes_version', {
     fix: typeof entry.kubernetes_version === 'number' ? 'quote it: as a number, 1.30 is 1.3' : 'use the minor version, e.g. "1.31"',
   });
+  const apiVersions = r.stringList(entry, 'api_versions', 'api_versions');
   const labels = r.stringMap(entry, 'labels');
   const caData = readCaData(r, entry);
   const argoCd = readArgoCd(r, entry);
@@ -101,6 +102,7 @@ export function readCluster(r: EntryReader, entry: unknown, key: string | undefi
     ...accelerator === undefined ? {} : { accelerator },
     ...acceleratorCount === undefined ? {} : { acceleratorCount },
     ...kubernetesVersion === undefined ? {} : { kubernetesVersion },
+    ...apiVersions === undefined ? {} : { apiVersions },
     ...labels === undefined ? {} : { labels },
     ...auth === undefined ? {} : { auth },
     ...argoCd === undefined ? {} : { argoCd },

@@ -27,6 +27,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     artifacts: release.artifacts,
     destinationNamespace: plan.destinationNamespace,
     stageNamespaces: plan.stages.some(s => s.namespace !== plan.destinationNamespace),
+    clusterApiVersions: [...release.clusters.values()].some(c => c.apiVersions.length > 0),
     clusters: release.clusters,
   };
   const namespace = plan.project;

@@ -3,7 +3,7 @@ import { Artifact, ArtifactKind, chartDependencyRepository } from '../artifact/a
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
-import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, variable } from '../contracts/expressions';
+import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, textVariable, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
@@ -25,6 +25,11 @@ export interface PromotionContext {
    * namespace as a variable, which each Stage sets to its stage's namespace.
    */
   readonly stageNamespaces: boolean;
+  /**
+   * Whether some cluster serves API versions of its own: then the render task takes the API
+   * versions as a variable, which each render call sets to the app's and its cluster's.
+   */
+  readonly clusterApiVersions: boolean;
   readonly clusters: Map<string, Cluster>;
 }
 
@@ -39,10 +44,22 @@ const WORK = './work';
 /** The render task's variable holding the stage's namespace (Helm, when stages have their own). */
 const NAMESPACE_VARIABLE = 'namespace';
 
+/**
+ * The render task's variable holding one cluster's API versions, comma-separated (Helm, when
+ * clusters declare their own). Kargo refuses an empty task variable (kargo v1.11.2
+ * `pkg/api/promotion.go` `promotionTaskVarsToStepVars`), so a cluster with none passes `v1`,
+ * which Helm's capabilities hold anyway.
+ */
+const API_VERSIONS_VARIABLE = 'apiVersions';
+
 /** The variables the render task takes, one per cluster attribute (and what Helm assumes). @internal */
-export function renderVarNames(ctx: Pick<PromotionContext, 'source' | 'stageNamespaces'>): string[] {
+export function renderVarNames(ctx: Pick<PromotionContext, 'source' | 'stageNamespaces' | 'clusterApiVersions'>): string[] {
   if (ctx.source.kind !== ManifestSourceKind.HELM) return RELEASE_VARIABLES;
-  return [...RELEASE_VARIABLES, ...RENDER_ONLY_VARIABLES, ...ctx.stageNamespaces ? [NAMESPACE_VARIABLE] : []];
+  return [
+    ...RELEASE_VARIABLES, ...RENDER_ONLY_VARIABLES,
+    ...ctx.stageNamespaces ? [NAMESPACE_VARIABLE] : [],
+    ...ctx.clusterApiVersions ? [API_VERSIONS_VARIABLE] : [],
+  ];
 }
 
 /**
@@ -62,7 +79,7 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
     const images = ctx.artifacts.filter(a => a.kind === ArtifactKind.IMAGE);
     const setValues = [
       ...images.flatMap(a => helmImageValues(a)),
-      ...RELEASE_VARIABLES.map(v => ({ key: `platform.${v}`, value: variable(v), literal: true })),
+      ...RELEASE_VARIABLES.map(v => ({ key: `platform.${v}`, value: textVariable(v), literal: true })),
     ];
     const steps: any[] = [];
     if (optional.length > 0) {
@@ -84,14 +101,15 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
         releaseName: o.releaseName ?? ctx.app,
         // .Release.Namespace: the namespace of the Stage's Applications. A kustomize build has no
         // namespace setting; Argo CD puts the resources without one in the Application's namespace
-        namespace: ctx.stageNamespaces ? variable(NAMESPACE_VARIABLE) : ctx.destinationNamespace,
+        namespace: ctx.stageNamespaces ? textVariable(NAMESPACE_VARIABLE) : ctx.destinationNamespace,
         outPath,
         valuesFiles: nonEmpty([...required, ...optional.length > 0 ? [optionalValuesFile()] : []]),
         buildDependencies: ctx.artifacts.some(a => a.kind === ArtifactKind.HELM_CHART) ? true : undefined,
         // helm-template renders client-only (kargo v1.11.2 `helm_template_runner.go`
         // `newInstallAction`): without these, .Capabilities are Helm's defaults and crds/ is dropped
-        kubeVersion: variable('kubeVersion'),
-        apiVersions: nonEmpty([...o.apiVersions ?? []]),
+        kubeVersion: textVariable('kubeVersion'),
+        // expr-lang's split() makes the comma-separated variable the list helm-template takes
+        apiVersions: ctx.clusterApiVersions ? expr(`split(vars.${API_VERSIONS_VARIABLE}, ',')`) : nonEmpty(apiVersionsOf(ctx, undefined)),
         includeCRDs: true,
         setValues,
       },
@@ -225,7 +243,17 @@ function syncTimeout(stage: StagePlan, wave: WavePlan): string {
 function renderVariables(ctx: PromotionContext, cluster: Cluster, stage: StagePlan): Record<string, string> {
   const source = clusterVariableSource(cluster);
   if (ctx.source.kind !== ManifestSourceKind.HELM) return clusterVariables(source);
-  return { ...clusterVariables(source), ...renderOnlyVariables(source), ...ctx.stageNamespaces ? { [NAMESPACE_VARIABLE]: stage.namespace } : {} };
+  return {
+    ...clusterVariables(source),
+    ...renderOnlyVariables(source),
+    ...ctx.stageNamespaces ? { [NAMESPACE_VARIABLE]: stage.namespace } : {},
+    ...ctx.clusterApiVersions ? { [API_VERSIONS_VARIABLE]: apiVersionsOf(ctx, cluster).join(',') || 'v1' } : {},
+  };
+}
+
+/** What helm-template puts in `.Capabilities.APIVersions` beyond the built-ins: the app's and the cluster's. */
+function apiVersionsOf(ctx: PromotionContext, cluster: Cluster | undefined): string[] {
+  return [...new Set([...ctx.source.helmOptions?.apiVersions ?? [], ...cluster?.apiVersions ?? []])].sort();
 }
 
 /**

@@ -63,3 +63,14 @@ export function labelValueProblem(value: string): string | undefined {
   if (!LABEL_VALUE.test(value)) return 'must be empty or consist of alphanumerics, \'-\', \'_\' or \'.\', and start and end with an alphanumeric';
   return undefined;
 }
+
+const API_VERSION = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?v[0-9]+((alpha|beta)[0-9]+)?(\/[A-Z][A-Za-z0-9]*)?$/;
+
+/**
+ * Returns why `value` is not an API version as Helm's `.Capabilities.APIVersions` holds them
+ * (`v1`, `<group>/<version>`, optionally `/<Kind>`), or undefined.
+ * @internal
+ */
+export function apiVersionProblem(value: string): string | undefined {
+  return API_VERSION.test(`${value}`) ? undefined : 'must be an API version such as "monitoring.coreos.com/v1"';
+}

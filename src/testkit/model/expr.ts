@@ -190,6 +190,14 @@ export function evaluateExpression(src: string, env: Record<string, unknown>, fn
   return value === SHORT_CIRCUIT ? null : value;
 }
 
+/** expr-lang built-ins the generated expressions use (expr-lang `builtin/builtin.go`). */
+const BUILTINS: ExprFunctions = {
+  split: (s, sep) => {
+    if (typeof s !== 'string' || typeof sep !== 'string') throw new ExprError(`invalid argument for split (type ${typeName(s)})`);
+    return s.split(sep);
+  },
+};
+
 function evaluate(node: Node, env: Record<string, unknown>, fns: ExprFunctions): unknown {
   switch (node.t) {
     case 'lit': return node.v;
@@ -197,7 +205,7 @@ function evaluate(node: Node, env: Record<string, unknown>, fns: ExprFunctions):
       return Object.prototype.hasOwnProperty.call(env, node.name) ? env[node.name] : null;
     case 'member': return member(node, env, fns);
     case 'call': {
-      const fn = fns[node.fn];
+      const fn = fns[node.fn] ?? BUILTINS[node.fn];
       if (!fn) throw new ExprError(`unknown name ${node.fn}`);
       return fn(...node.args.map((a) => nilOf(evaluate(a, env, fns))));
     }

@@ -33,7 +33,9 @@ function checkHelmTemplate(obj: any, at: string, cfg: any): ControllerFinding[] 
   const out: ControllerFinding[] = [];
   const missing: string[] = [];
   if (!cfg.kubeVersion) missing.push('kubeVersion (charts see Helm\'s default Kubernetes version, not the cluster\'s)');
-  if (!Array.isArray(cfg.apiVersions) || cfg.apiVersions.length === 0) missing.push('apiVersions (.Capabilities.APIVersions.Has is false for every CRD-provided API)');
+  // a `${{ }}` expression (e.g. per-cluster API versions) is a list once evaluated, checked by the runner
+  const apiVersionsExpression = typeof cfg.apiVersions === 'string' && cfg.apiVersions.includes('${{');
+  if (!apiVersionsExpression && (!Array.isArray(cfg.apiVersions) || cfg.apiVersions.length === 0)) missing.push('apiVersions (.Capabilities.APIVersions.Has is false for every CRD-provided API)');
   if (cfg.includeCRDs !== true) missing.push('includeCRDs: true (CRDs in the chart\'s crds/ directory are dropped)');
   if (missing.length > 0) {
     out.push(finding(obj, `${at}/config`, 'helm-template-capabilities', `helm-template renders client-only without ${missing.join(', ')}: the rendered manifests differ from what helm install would apply to the cluster`));

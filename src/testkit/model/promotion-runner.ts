@@ -1,3 +1,4 @@
+import { evaluatedConfigProblem } from './evaluated-config';
 import { ExprError, ExprFunctions } from './expr';
 import { SimulatedFreight } from './freight';
 import { StepEnv, StepResult, StepStatus, STEP_MODELS } from './kargo-steps';
@@ -139,6 +140,11 @@ function runStep(step: InflatedStep, run: StepRun): { record: StepRecord; writes
     config = evaluateConfig(step.config ?? {}, env, fns);
   } catch (e) {
     return { record: { step, status: 'Errored', error: `failed to build step context: ${message(e)}`, code: codeOf(step, e) }, writesOutput: false };
+  }
+  // a built-in step checks its evaluated config first: Failed, terminal (helm_template_runner.go Run)
+  const invalid = evaluatedConfigProblem(step.uses, config);
+  if (invalid) {
+    return { record: { step, status: 'Failed', error: `invalid ${step.uses} config: ${invalid}`, code: 'step-config-invalid' }, writesOutput: true };
   }
   const model = STEP_MODELS[step.uses];
   const result: StepResult = model ? model(config, run.env) : { status: 'Succeeded' };

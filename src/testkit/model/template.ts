@@ -56,6 +56,9 @@ function typed(result: string): unknown {
     return text.slice(1, -1) + (removedNewline ? '\n' : '');
   }
   if (text.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
+  // Go's strconv.ParseFloat also reads these words (a cluster may be named "nan" or "inf")
+  if (/^[-+]?(inf|infinity)$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   if (['true', 'TRUE', 'True', 't', 'T'].includes(text)) return true;
   if (['false', 'FALSE', 'False', 'f', 'F'].includes(text)) return false;
   // Only a text that can be JSON is parsed: most results are plain strings.
