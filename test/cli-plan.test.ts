@@ -179,6 +179,12 @@ describe('diff', () => {
     expect(markdown).toContain('- **api: prod 3 → 2 waves; +12 clusters');
     expect(markdown).toContain('Unaffected: web; the fleet is unchanged.');
     expect(markdown).toContain('  - wave `prod-w3` removed: 4 → 0 clusters (−prod-4, −prod-5, −prod-6, −prod-7)');
+    // the clusters that change wave change ApplicationSet: Argo CD's transient ownership error is announced
+    expect(markdown.split('\n').filter((l) => l.includes('wave\'s ApplicationSet'))).toEqual([
+      '- 6 clusters move to another wave\'s ApplicationSet (prod-2, prod-3, prod-4, prod-5 and 2 more): until the old ApplicationSet deletes '
+      + 'their Applications, the new one reports them as owned by another ApplicationSet; it clears on a later reconcile, and the resources '
+      + 'stay (`preserveResourcesOnDeletion`)',
+    ]);
   });
 
   test('gates, soak, artifacts and versioning', () => {

@@ -25,8 +25,7 @@ export function summaryOf(app: AppChange): string {
   }
   if (app.clustersAdded.length) parts.push(`+${plural(app.clustersAdded.length, 'cluster')}`);
   if (app.clustersRemoved.length) parts.push(`−${plural(app.clustersRemoved.length, 'cluster')}`);
-  const moved = app.stages.flatMap((s) => s.waves).filter((w) => w.clustersAdded.some((c) => !app.clustersAdded.includes(c)));
-  if (moved.length) parts.push('clusters moved between waves');
+  if (movedClusters(app).length) parts.push('clusters moved between waves');
   const artifacts = app.artifactsAdded.length + app.artifactsRemoved.length + app.artifactsChanged.length;
   if (artifacts) parts.push(`${plural(artifacts, 'artifact')} changed`);
   const o = app.objects;
@@ -69,9 +68,23 @@ export function renderPlan(change: PlanChange, violations: ChangeViolation[], ba
   return lines.join('\n') + '\n';
 }
 
+/** Clusters the app already ran on that a wave gains: they move from another wave. */
+function movedClusters(app: AppChange): string[] {
+  const waves = app.stages.flatMap((s) => s.waves);
+  return [...new Set(waves.flatMap((w) => w.clustersAdded).filter((c) => !app.clustersAdded.includes(c)))].sort();
+}
+
 function renderApp(app: AppChange): string[] {
   const lines = [`### ${app.app}`, ''];
   for (const s of app.stages) lines.push(...renderStage(s));
+  const moved = movedClusters(app);
+  if (moved.length) {
+    // argo-cd applicationset_controller.go: the new ApplicationSet's SetControllerReference fails
+    // on an Application another ApplicationSet still controls, until that one deletes it
+    lines.push(`- ${plural(moved.length, 'cluster')} move to another wave's ApplicationSet (${capped(moved)}): until the old ApplicationSet deletes `
+      + 'their Applications, the new one reports them as owned by another ApplicationSet; it clears on a later reconcile, and the resources '
+      + 'stay (`preserveResourcesOnDeletion`)');
+  }
   for (const a of app.artifactsAdded) lines.push(`- artifact added: ${code(a.id)} (${a.versioning})`);
   for (const a of app.artifactsRemoved) lines.push(`- artifact removed: ${code(a.id)}`);
   for (const a of app.artifactsChanged) lines.push(`- versioning of ${code(a.id)}: ${a.before} → ${a.after}`);
