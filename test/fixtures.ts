@@ -95,3 +95,13 @@ export function find(objects: any[], kind: string, name: string): any {
 }
 
 export { Chart };
+
+/** The message of the error `fn` throws; fails the test when it throws none. */
+export function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected an error');
+}

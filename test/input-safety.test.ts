@@ -1,20 +1,11 @@
 import { Size, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { appProps, world } from './fixtures';
+import { appProps, errorOf, world } from './fixtures';
 import {
   Accelerator, Approval, Artifact, CloudProvider, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, PromotionPipeline,
   Requirement, StandardsRules, Tier, Verification, Versioning, Waves,
 } from '../src';
 import { redactSecrets } from '../src/util/redact';
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
 
 function appError(overrides: Partial<PlatformAppProps>): string {
   const w = world();

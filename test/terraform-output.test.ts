@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
+import { errorOf } from './fixtures';
 import { generateFixture } from '../apps/infra/generate-fixture';
 import { ArgoCdTopology, ArgoCdTopologyKind } from '../src/fleet/argocd-topology';
 // Straight from the modules, not src/index.ts: the parser must not depend on the rest of the library.
@@ -35,15 +36,6 @@ function tfOutput(value: unknown, outputs: Record<string, unknown> = {}): string
 
 function parse(value: unknown, customAccelerators: string[] = ['nvidia-b200']): ClusterOptions[] {
   return clustersFromTerraformOutput(tfOutput(value), { source: SOURCE, customAccelerators });
-}
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
 }
 
 /** Problem lines of an error, with or without the "N problems" header. */
