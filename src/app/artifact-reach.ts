@@ -35,14 +35,14 @@ function checkChartDependencies(problems: ProblemList, props: PlatformAppProps):
   const seen = new Map<string, string>();
   (props.artifacts ?? []).forEach((a, i) => {
     if (a.kind !== ArtifactKind.HELM_CHART || a._problems.length > 0) return;
-    const field = `artifacts[${i}] (helm chart ${a.repoUrl}${a.chartOptions.name ? ` ${a.chartOptions.name}` : ''}) dependencyName`;
+    const artifact = `artifacts[${i}] (helm chart ${a.repoUrl}${a.chartOptions.name ? ` ${a.chartOptions.name}` : ''})`;
     const key = `${a.chartOptions.dependencyName}@${chartDependencyRepository(a.repoUrl)}`;
     const other = seen.get(key);
     if (other !== undefined) {
-      problems.add(describe(field, a.chartOptions.dependencyName, `names the same Chart.yaml dependency as ${other} (one name and repository take one version)`,
+      problems.add(describe(`${artifact} dependencyName`, a.chartOptions.dependencyName, `names the same Chart.yaml dependency as ${other} (one name and repository take one version)`,
         'give each chart artifact the dependencyName of its own dependency in Chart.yaml'));
     }
-    seen.set(key, field.replace(/ dependencyName$/, ''));
+    seen.set(key, artifact);
   });
 }
 

@@ -1,5 +1,5 @@
 import { VerificationKind } from './check-options';
-import { jobNameProblems, jobSafeMetricName } from './job-names';
+import { jobNameProblems } from './job-names';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
@@ -97,9 +97,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     for (const target of targets) {
       const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      const base = target ? `${check.name}-${target.name}` : check.name;
-      // a job metric's name is cut in its Job's name: keep the kept part valid and its own
-      const rendered = check._renderMetrics(check.kind === VerificationKind.JOB ? jobSafeMetricName(base, '') : base, values, metricLabels);
+      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels);
       rendered.slice(1).forEach(guard => guards.add(guard.name));
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);

@@ -2,6 +2,7 @@ import { VerificationKind } from './check-options';
 import { CheckParts, MetricBuilder, Timing } from './check-rules';
 import { httpCheck, HttpVerificationOptions } from './http-check';
 import { jobCheck, JobVerificationOptions } from './job-check';
+import { jobSafeMetricName } from './job-names';
 import { fillPlaceholders } from './placeholders';
 import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-check';
 import { templateCheck, TemplateVerificationOptions } from './template-check';
@@ -103,7 +104,10 @@ export class Verification {
       consecutiveErrorLimit: t.consecutiveErrorLimit,
       ...body,
     });
-    const metrics = [timed(metricName, this.build(fill, labels))];
+    const body = this.build(fill, labels);
+    // a job metric's name is cut in its Job's name (job-names.ts): keep the kept part valid and its own
+    const isJob = (body.provider as { job?: unknown } | undefined)?.job !== undefined;
+    const metrics = [timed(isJob ? jobSafeMetricName(metricName, '') : metricName, body)];
     if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels)));
     return metrics;
   }

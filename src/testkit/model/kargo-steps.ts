@@ -103,10 +103,6 @@ function gitClear(cfg: any, env: StepEnv): StepResult {
 function render(cfg: any, env: StepEnv, uses: string): StepResult {
   const src = env.workDir.locate(cfg.path ?? '');
   if (!src) return errored(`path ${cfg.path} is not inside any checkout`, 'step-error');
-  // the evaluated config is validated against the step's schema (helm-template.json: a list of strings)
-  if (cfg.apiVersions !== undefined && !(Array.isArray(cfg.apiVersions) && cfg.apiVersions.every((v: unknown) => typeof v === 'string' && v !== ''))) {
-    return { status: 'Failed', error: `apiVersions: Invalid type. Expected: array of strings, given: ${JSON.stringify(cfg.apiVersions)}`, code: 'step-config-invalid' };
-  }
   const scope = uses === 'helm-template' ? normalizePath(cfg.path ?? '') : src.tree.path;
   const nested = env.workDir.trees.filter((t) => t !== src.tree && t.path !== scope && (scope === '' || t.path.startsWith(scope + '/')));
   const read = [...[cfg.path, ...(Array.isArray(cfg.valuesFiles) ? cfg.valuesFiles : [])]
