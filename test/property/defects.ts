@@ -85,7 +85,7 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
     a.owner = [{ ...a.owner, team: 'bad team!' }, { ...a.owner, contact: ' ' }, { ...a.owner, groups: ['has space'] }, { ...a.owner, groups: [] }][n % 4];
   },
   'no artifacts': (w, n) => { pick(w.apps, n).artifacts = []; },
-  'duplicate artifact': (w, n) => { const a = pick(w.apps, n); a.artifacts = [...a.artifacts, a.artifacts[0]]; },
+  'duplicate artifact': (w, n) => { const a = pick(w.apps, n); if (a.artifacts.length > 0) a.artifacts = [...a.artifacts, a.artifacts[0]]; },
   'image': (w, n) => {
     const a = pick(w.apps, n);
     a.artifacts = [...a.artifacts, { k: 'image', repo: ['ghcr.io/acme/api:1.0', 'https://ghcr.io/acme/x', 'ghcr.io/Acme/y', 'ghcr.io//z', 'ghcr.io/acme/w@sha256:abc'][n % 5] }];

@@ -611,6 +611,8 @@ export function appArb(id: string, pipelines: { pipeline: PipelineSpec; members:
         ? { ...x, branch: a.source.branch ?? 'main' } : x);
       // a chart reaches a release only as a dependency of a Helm source
       if (a.source.k !== 'helm') artifacts = artifacts.filter(x => x.k !== 'chart');
+      // an app whose only artifacts were charts keeps one artifact: its image
+      if (artifacts.length === 0) artifacts = [{ k: 'image', repo: 'ghcr.io/acme/api' }];
       // any other git repository is read where the render looks: inside the chart, or next to the kustomize base
       const readDir = a.source.k === 'helm' ? a.source.path : a.source.basePath;
       artifacts = artifacts.map((x, i) => x.k === 'git' && x.repo.replace(/\/+$/, '') !== sourceRepo ? { ...x, checkoutPath: `${readDir}/config-${i}` } : x);

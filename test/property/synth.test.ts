@@ -22,7 +22,8 @@ import { notALibraryError } from './validation-errors';
  * get one defect (`DEFECTS`). `build()` turns the data into constructs, so a counterexample prints
  * as readable data and the same input can be built twice.
  *
- * PROPERTY_RUNS=5000 runs more cases; PROPERTY_DEBUG=1 lists every rejection's message.
+ * PROPERTY_RUNS=5000 runs more cases; PROPERTY_DEBUG=1 lists every rejection's message; PROPERTY_SEED=<seed>
+ * replays the run that printed that seed.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -112,6 +113,8 @@ describe('property: any fleet, pipeline and apps', () => {
         record(`${spec.defect ? `valid despite defect "${spec.defect}"` : 'valid'}${shared ? ', stages sharing clusters' : ''}`);
       }), {
         numRuns: RUNS,
+        // PROPERTY_SEED=<seed printed with a counterexample> replays that run
+        seed: process.env.PROPERTY_SEED === undefined ? undefined : Number(process.env.PROPERTY_SEED),
         // a failure is shrunk to a small counterexample; stop shrinking before the test times out.
         // A counterexample found before the limit is still reported; on a loaded machine the limit
         // only means fewer cases, not a red run.
