@@ -173,9 +173,9 @@ describe('artifacts and versioning rules', () => {
     ]);
     const update = steps(objects, 'dev').find((s: any) => s.uses === 'helm-update-chart');
     expect(update.config.charts).toEqual([
-      { repository: 'https://charts.example.com/stable', name: 'redis', version: '${{ chartFrom(\'https://charts.example.com/stable\', \'redis\').Version }}' },
+      { repository: 'https://charts.example.com/stable', name: 'redis', version: '${{ quote(chartFrom(\'https://charts.example.com/stable\', \'redis\').Version) }}' },
       // an OCI dependency names the registry path without the chart (kargo helm-update-chart.md)
-      { repository: 'oci://ghcr.io/acme/charts', name: 'base', version: '${{ chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version }}' },
+      { repository: 'oci://ghcr.io/acme/charts', name: 'base', version: '${{ quote(chartFrom(\'oci://ghcr.io/acme/charts/api-base\').Version) }}' },
     ]);
     expect(find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.buildDependencies).toBe(true);
     // the config repository is checked out at the Freight's commit inside the chart, before anything is rendered
@@ -186,7 +186,7 @@ describe('artifacts and versioning rules', () => {
       as: 'clone-artifact-3',
       config: {
         repoURL: 'https://github.com/acme/config.git',
-        checkout: [{ commit: '${{ commitFrom(\'https://github.com/acme/config.git\').ID }}', path: './src/chart/config' }],
+        checkout: [{ commit: '${{ quote(commitFrom(\'https://github.com/acme/config.git\').ID) }}', path: './src/chart/config' }],
       },
     });
     expect(all.indexOf(checkout)).toBeLessThan(all.findIndex((s: any) => s.task?.name === 'render-cluster'));
@@ -402,7 +402,7 @@ describe('recovery', () => {
     for (const stage of ofKind(objects, 'Stage')) {
       const s = stage.spec.promotionTemplate.spec.steps;
       // the source is checked out at the Freight's commit, never at a branch head
-      expect(s[0].config.checkout[0]).toEqual({ commit: '${{ commitFrom(\'https://github.com/acme/api.git\').ID }}', path: './src' });
+      expect(s[0].config.checkout[0]).toEqual({ commit: '${{ quote(commitFrom(\'https://github.com/acme/api.git\').ID) }}', path: './src' });
       // the release branch is cleared before rendering: each commit is the complete state, so a rollback removes what the newer release added
       const clear = s.findIndex((x: any) => x.uses === 'git-clear');
       const firstRender = s.findIndex((x: any) => x.task);

@@ -111,9 +111,9 @@ export function helmTask(config: Record<string, unknown> = {}): any {
 }
 
 /** The steps before the release is committed: clone both repos, clear, set the image, render every cluster. */
-export function renderSteps(clusters: string[], prepare: unknown[] = [{ uses: 'kustomize-set-image', as: 'set-image', config: { path: './src/base', images: [{ image: IMAGE, tag: `\${{ imageFrom('${IMAGE}').Tag }}` }] } }]): any[] {
+export function renderSteps(clusters: string[], prepare: unknown[] = [{ uses: 'kustomize-set-image', as: 'set-image', config: { path: './src/base', images: [{ image: IMAGE, tag: `\${{ quote(imageFrom('${IMAGE}').Tag) }}` }] } }]): any[] {
   return [
-    { uses: 'git-clone', as: 'clone-source', config: { repoURL: SOURCE, checkout: [{ commit: `\${{ commitFrom('${SOURCE}').ID }}`, path: './src' }] } },
+    { uses: 'git-clone', as: 'clone-source', config: { repoURL: SOURCE, checkout: [{ commit: `\${{ quote(commitFrom('${SOURCE}').ID) }}`, path: './src' }] } },
     { uses: 'git-clone', as: 'clone-release', config: { repoURL: RELEASE, checkout: [{ branch: '${{ vars.branch }}', create: true, path: './out' }] } },
     { uses: 'git-clear', as: 'clear', config: { path: './out' } },
     ...prepare,

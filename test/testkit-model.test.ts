@@ -144,12 +144,25 @@ describe('controller model: Kargo promotions', () => {
     const update = (repository: string) => [{
       uses: 'helm-update-chart',
       as: 'update-chart',
-      config: { path: './src/chart', charts: [{ repository, name: 'shop', version: "${{ chartFrom('oci://ghcr.io/acme/charts/shop').Version }}" }] },
+      config: { path: './src/chart', charts: [{ repository, name: 'shop', version: "${{ quote(chartFrom('oci://ghcr.io/acme/charts/shop').Version) }}" }] },
     }];
     const broken = simulateControllers(world([directStage('dev', CLUSTERS, update('oci://ghcr.io/acme/charts/shop'))], { task: helmTask(), warehouse: chartWarehouse }));
     expect(only(broken, 'helm-dependency-not-found')[0]).toContain('step "update-chart" (helm-update-chart) Errored: no dependency in Chart.yaml matches update with repository "oci://ghcr.io/acme/charts/shop" and name "shop"');
     const fixed = simulateControllers(world([directStage('dev', CLUSTERS, update('oci://ghcr.io/acme/charts'))], { task: helmTask(), warehouse: chartWarehouse }));
     expect(lines(fixed)).toEqual([]);
+    // Freight whose chart version reads as a number (4.2) breaks an unquoted version
+    const unquoted = update('oci://ghcr.io/acme/charts').map(s => ({ ...s, config: { ...s.config, charts: [{ ...s.config.charts[0], version: "${{ chartFrom('oci://ghcr.io/acme/charts/shop').Version }}" }] } }));
+    expect(only(simulateControllers(world([directStage('dev', CLUSTERS, unquoted)], { task: helmTask(), warehouse: chartWarehouse })), 'step-config-invalid')[0]).toContain(
+      'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, a commit of digits): step "update-chart" (helm-update-chart) Failed: invalid helm-update-chart config: /charts/0/version: 4.2 must be string');
+  });
+
+  test('fails if a commit id is not quoted: the rare commit of digits reads as a number', () => {
+    const stage = directStage('dev', CLUSTERS);
+    const steps = stage.spec.promotionTemplate.spec.steps.map((s: any) => s.as !== 'clone-source' ? s
+      : { ...s, config: { ...s.config, checkout: [{ ...s.config.checkout[0], commit: `\${{ commitFrom('${SOURCE}').ID }}` }] } });
+    const unquoted = { ...stage, spec: { ...stage.spec, promotionTemplate: { spec: { ...stage.spec.promotionTemplate.spec, steps } } } };
+    expect(only(simulateControllers(world([unquoted])), 'step-config-invalid')[0]).toMatch(
+      /promotion of newer Freight whose versions read as numbers .*: step "clone-source" \(git-clone\) Failed: invalid git-clone config: \/checkout\/0\/commit: [0-9.e+]+ must be string/);
   });
 
   test('fails if a subscribed git repository is never checked out', () => {
@@ -163,7 +176,7 @@ describe('controller model: Kargo promotions', () => {
   test('a git repository checked out inside the chart is read by helm-template; one outside the chart is not', () => {
     const config = 'https://github.com/acme/config.git';
     const extra = warehouse([{ image: { repoURL: IMAGE } }, { git: { repoURL: SOURCE } }, { git: { repoURL: config } }]);
-    const checkout = (at: string) => ({ uses: 'git-clone', as: 'clone-config', config: { repoURL: config, checkout: [{ commit: `\${{ commitFrom('${config}').ID }}`, path: at }] } });
+    const checkout = (at: string) => ({ uses: 'git-clone', as: 'clone-config', config: { repoURL: config, checkout: [{ commit: `\${{ quote(commitFrom('${config}').ID) }}`, path: at }] } });
     const inside = simulateControllers(world([directStage('dev', CLUSTERS, [checkout('./src/chart/config')])], { warehouse: extra, task: helmTask() }));
     expect(lines(inside)).toEqual([]);
     const outside = simulateControllers(world([directStage('dev', CLUSTERS, [checkout('./src/config')])], { warehouse: extra, task: helmTask() }));

@@ -15,9 +15,32 @@ export function literal(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, '\\\'')}'`;
 }
 
+/*
+ * A Freight value as the whole value of a field is passed through quote(): Kargo turns an
+ * evaluated template that reads as a number into one (see textVariable), and tags (`1.10`), chart
+ * versions (`4.2`) and, rarely, commit ids (all digits) can. Inside a longer text (a commit
+ * message) the bare expression is used, as quote() would add visible quotes there.
+ */
+
+/** The bare expression of an image's tag in the Freight. @internal */
+export function imageTagOf(repoUrl: string): string {
+  return `imageFrom(${literal(repoUrl)}).Tag`;
+}
+
+/** The bare expression of a Git repository's commit in the Freight. @internal */
+export function commitIdOf(repoUrl: string): string {
+  return `commitFrom(${literal(repoUrl)}).ID`;
+}
+
+/** The bare expression of a Helm chart's version in the Freight. @internal */
+export function chartVersionOf(repoUrl: string, name: string | undefined): string {
+  const args = name ? `${literal(repoUrl)}, ${literal(name)}` : literal(repoUrl);
+  return `chartFrom(${args}).Version`;
+}
+
 /** The tag of the image from the Freight being promoted, always as a string. @internal */
 export function imageTag(repoUrl: string): string {
-  return expr(`quote(imageFrom(${literal(repoUrl)}).Tag)`);
+  return expr(`quote(${imageTagOf(repoUrl)})`);
 }
 
 /** The digest of the image from the Freight being promoted. @internal */
@@ -25,15 +48,14 @@ export function imageDigest(repoUrl: string): string {
   return expr(`imageFrom(${literal(repoUrl)}).Digest`);
 }
 
-/** The commit of a Git repository from the Freight being promoted. @internal */
+/** The commit of a Git repository from the Freight being promoted, always as a string. @internal */
 export function commitId(repoUrl: string): string {
-  return expr(`commitFrom(${literal(repoUrl)}).ID`);
+  return expr(`quote(${commitIdOf(repoUrl)})`);
 }
 
-/** The version of a Helm chart from the Freight being promoted. @internal */
+/** The version of a Helm chart from the Freight being promoted, always as a string. @internal */
 export function chartVersion(repoUrl: string, name: string | undefined): string {
-  const args = name ? `${literal(repoUrl)}, ${literal(name)}` : literal(repoUrl);
-  return expr(`chartFrom(${args}).Version`);
+  return expr(`quote(${chartVersionOf(repoUrl, name)})`);
 }
 
 /** An output of an earlier step of the same promotion. @internal */

@@ -3,7 +3,7 @@ import { Artifact, ArtifactKind, chartDependencyRepository } from '../artifact/a
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
-import { chartVersion, commitId, expr, imageDigest, imageTag, literal, output, textVariable, variable } from '../contracts/expressions';
+import { chartVersion, chartVersionOf, commitId, commitIdOf, expr, imageDigest, imageTag, imageTagOf, output, textVariable, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
@@ -309,13 +309,13 @@ function prepareSteps(ctx: PromotionContext): any[] {
 function commitMessage(ctx: PromotionContext, wave: WavePlan): string {
   const parts = ctx.artifacts.map(a => {
     switch (a.kind) {
-      case ArtifactKind.IMAGE: return `${a.repoUrl}:${expr(`imageFrom(${literal(a.repoUrl)}).Tag`)}`;
-      case ArtifactKind.HELM_CHART: return `${a.repoUrl}@${chartVersion(a.repoUrl, a.chartOptions.name)}`;
-      case ArtifactKind.GIT: return `${a.repoUrl}@${commitId(a.repoUrl)}`;
+      case ArtifactKind.IMAGE: return `${a.repoUrl}:${expr(imageTagOf(a.repoUrl))}`;
+      case ArtifactKind.HELM_CHART: return `${a.repoUrl}@${expr(chartVersionOf(a.repoUrl, a.chartOptions.name))}`;
+      case ArtifactKind.GIT: return `${a.repoUrl}@${expr(commitIdOf(a.repoUrl))}`;
     }
   });
   if (!sourceArtifact(ctx.source, ctx.artifacts)) {
-    parts.push(`${ctx.source.repoUrl}@${commitId(ctx.source.repoUrl)}`);
+    parts.push(`${ctx.source.repoUrl}@${expr(commitIdOf(ctx.source.repoUrl))}`);
   }
   return `render ${ctx.app} for ${wave.kargoStage} (Freight ${expr('ctx.targetFreight.name')})\n\n${parts.join('\n')}`;
 }

@@ -1,6 +1,6 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
 import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
-import { expr, imageTag, literal } from '../contracts/expressions';
+import { commitId, expr, imageTag } from '../contracts/expressions';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -64,10 +64,8 @@ export class VerificationArg {
     // http:// is refused (or allowed) where the repository is declared, as an artifact or the source.
     const problem = gitUrlProblem(gitUrl ?? '', true);
     const url = `${gitUrl}`.replace(/\/+$/, '');
-    // Unlike a promotion step, a verification arg must evaluate to text: an all-digit commit ID
-    // would otherwise reach Rollouts as a number.
-    const value = expr(`quote(commitFrom(${literal(url)}).ID)`);
-    return new VerificationArg(value, undefined, undefined,
+    // a verification arg must evaluate to text: an all-digit commit ID would reach Rollouts as a number
+    return new VerificationArg(commitId(url), undefined, undefined,
       problem ? [`commit arg git url ${problem}, got ${JSON.stringify(gitUrl)}; use the https:// clone URL`] : [], { kind: ArtifactKind.GIT, repoUrl: url });
   }
 

@@ -55,8 +55,11 @@ export class SimulatedFreight {
     public readonly artifacts: SubscribedArtifact[],
     private readonly generations: Record<string, number>,
     private readonly defaultGeneration: number,
-    /** Image tags that read as numbers (`1.10`, `1.20`), as many real tags do. */
-    private readonly numericTags = false,
+    /**
+     * Versions that read as numbers, as real ones can: image tags `1.10`, chart versions `4.2`
+     * (Helm accepts two-part versions) and a commit of digits only.
+     */
+    private readonly numericVersions = false,
   ) {
     this.name = shortHash(warehouse, artifacts.map((a) => [artifactKey(a), this.generation(a)]));
   }
@@ -84,18 +87,23 @@ export class SimulatedFreight {
   private image(repo: string): GoStruct {
     const a = this.find('image', (x) => x.repoURL === repo, `image ${repo}`);
     const gen = this.generation(a);
-    return new GoStruct('v1alpha1.Image', { RepoURL: a.repoURL, Tag: this.numericTags ? `1.${gen}0` : `1.${gen}.0`, Digest: `sha256:${shortHash(a.repoURL, gen)}${shortHash(gen, a.repoURL).slice(0, 24)}`, Annotations: {} });
+    return new GoStruct('v1alpha1.Image', { RepoURL: a.repoURL, Tag: this.numericVersions ? `1.${gen}0` : `1.${gen}.0`, Digest: `sha256:${shortHash(a.repoURL, gen)}${shortHash(gen, a.repoURL).slice(0, 24)}`, Annotations: {} });
   }
 
   private chart(repo: string, name: string | undefined): GoStruct {
     const a = this.find('chart', (x) => x.repoURL === repo && (name === undefined || x.name === name), `chart ${repo}${name ? ' ' + name : ''}`);
     const gen = this.generation(a);
-    return new GoStruct('v1alpha1.Chart', { RepoURL: a.repoURL, Name: a.name ?? '', Version: `4.${gen}.0` });
+    return new GoStruct('v1alpha1.Chart', { RepoURL: a.repoURL, Name: a.name ?? '', Version: this.numericVersions ? `4.${gen}` : `4.${gen}.0` });
   }
 
   private commit(repo: string): GoStruct {
     const a = this.find('git', (x) => normalizeGitUrl(x.repoURL) === normalizeGitUrl(repo), `commit from ${repo}`);
     const gen = this.generation(a);
-    return new GoStruct('v1alpha1.GitCommit', { RepoURL: a.repoURL, ID: shortHash(a.repoURL, gen), Branch: a.branch ?? '', Tag: '', Message: `change ${gen}` });
+    return new GoStruct('v1alpha1.GitCommit', { RepoURL: a.repoURL, ID: this.numericVersions ? digitsOnly(shortHash(a.repoURL, gen)) : shortHash(a.repoURL, gen), Branch: a.branch ?? '', Tag: '', Message: `change ${gen}` });
   }
+}
+
+/** A 40-character commit id of digits only: the rare SHA that reads as a number. */
+function digitsOnly(hex: string): string {
+  return hex.replace(/[a-f]/g, (c) => String(c.charCodeAt(0) - 97)).replace(/^0/, '1');
 }

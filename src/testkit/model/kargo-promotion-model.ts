@@ -7,8 +7,8 @@ import { inflateSteps, InflatedStep, PromotionResult, runPromotion } from './pro
 /**
  * Runs every Stage's promotion template through the promotion runner model in four scenarios,
  * each on the release repository the previous one left behind: the first promotion on an empty
- * repository, the same Freight again (nothing changes), newer Freight, and a rollback to the
- * older Freight. After each successful promotion every Application authorized for the Stage must
+ * repository, the same Freight again (nothing changes), newer Freight whose versions read as
+ * numbers, and a rollback to the older Freight. After each successful promotion every Application authorized for the Stage must
  * find its branch, the synced revision and its path. Then each subscribed artifact is moved alone:
  * when the rendered release tree does not change, its new versions promote nothing.
  */
@@ -27,10 +27,10 @@ export interface PromotionModelOptions {
   readonly reviewer?: 'merge' | 'close';
 }
 
-export const SCENARIOS: Array<{ name: string; generation: number }> = [
+export const SCENARIOS: Array<{ name: string; generation: number; numericVersions?: boolean }> = [
   { name: 'first promotion on an empty release repository', generation: 1 },
   { name: 'second promotion of the same Freight (nothing changed)', generation: 1 },
-  { name: 'promotion of newer Freight', generation: 2 },
+  { name: 'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, a commit of digits)', generation: 2, numericVersions: true },
   { name: 'rollback to the older Freight', generation: 1 },
 ];
 
@@ -49,8 +49,8 @@ export function checkPromotions(objects: any[], apps: ModelApplication[], option
       continue;
     }
     const deps = options.chartDependencies ?? artifacts.filter(({ a }) => a.kind === 'chart').map(({ a }) => conventionalDependency(a));
-    const freight = (gen: number, overrides: Record<string, number> = {}) =>
-      new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), artifacts.map(({ a }) => a), overrides, gen);
+    const freight = (gen: number, overrides: Record<string, number> = {}, numericVersions = false) =>
+      new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), artifacts.map(({ a }) => a), overrides, gen, numericVersions);
     const ctx: StageRun = { stage, steps, apps, deps, reviewer: options.reviewer ?? 'merge' };
     const first = runScenarios(ctx, freight, out);
     const base = first ?? renderedTrees(ctx, freight(1));
@@ -78,17 +78,20 @@ interface StageRun {
   readonly reviewer: 'merge' | 'close';
 }
 
+type FreightOf = (gen: number, overrides: Record<string, number>, numericVersions: boolean) => SimulatedFreight;
+
 /**
  * Runs the scenarios in order on one release repository and reports the first failure. Returns
  * the release trees of the first promotion when it succeeded (the base of the artifact check).
  */
-function runScenarios(ctx: StageRun, freight: (gen: number) => SimulatedFreight, out: ControllerFinding[]): string | undefined {
+function runScenarios(ctx: StageRun, freight: FreightOf, out: ControllerFinding[]): string | undefined {
   const world = new GitWorld();
   let firstTrees: string | undefined;
   for (let i = 0; i < SCENARIOS.length; i++) {
     const scenario = SCENARIOS[i];
     const env = stepEnv(ctx, world, i);
-    const result = runPromotion({ stage: ctx.stage, steps: ctx.steps, freight: freight(scenario.generation), env });
+    const at = freight(scenario.generation, {}, scenario.numericVersions ?? false);
+    const result = runPromotion({ stage: ctx.stage, steps: ctx.steps, freight: at, env });
     if (result.phase !== 'Succeeded') {
       out.push(failureFinding(ctx.stage, scenario.name, result));
       return firstTrees;
