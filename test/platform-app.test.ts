@@ -80,7 +80,7 @@ describe('PlatformApp', () => {
       apps: [{
         namespace: 'argocd',
         selector: { matchLabels: { [PlatformLabels.APP]: 'api', [PlatformLabels.PIPELINE_STAGE]: 'prod', [PlatformLabels.STAGE]: 'prod-canary' } },
-        sources: [{ repoURL: 'https://github.com/acme/releases.git', desiredRevision: '${{ outputs[\'push\'].commit }}' }],
+        sources: [{ repoURL: 'https://github.com/acme/releases.git', desiredRevision: '${{ quote(outputs[\'push\'].commit) }}' }],
       }],
     });
   });

@@ -148,7 +148,7 @@ export function directStage(name: string, clusters: string[], prepare?: unknown[
   return stageObject(name, [
     ...renderSteps(clusters, prepare),
     { uses: 'git-push', as: 'push', config: { path: './out' } },
-    syncStep(name, "${{ outputs['push'].commit }}"),
+    syncStep(name, "${{ quote(outputs['push'].commit) }}"),
   ]);
 }
 
@@ -168,7 +168,7 @@ export function pullRequestStage(name: string, clusters: string[], opts: { guard
       ...(opts.guard === false ? {} : { if: "${{ status('open-pr') != 'Skipped' }}" }),
       config: { repoURL: RELEASE, prNumber: "${{ outputs['open-pr'].pr.id }}" },
     },
-    syncStep(name, opts.syncRevision ?? "${{ outputs['wait-for-pr']?.commit ?? outputs['push'].commit }}"),
+    syncStep(name, opts.syncRevision ?? "${{ quote(outputs['wait-for-pr']?.commit ?? outputs['push'].commit) }}"),
   ]);
 }
 

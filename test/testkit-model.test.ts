@@ -153,10 +153,14 @@ describe('controller model: Kargo promotions', () => {
     // Freight whose chart version reads as a number (4.2) breaks an unquoted version
     const unquoted = update('oci://ghcr.io/acme/charts').map(s => ({ ...s, config: { ...s.config, charts: [{ ...s.config.charts[0], version: "${{ chartFrom('oci://ghcr.io/acme/charts/shop').Version }}" }] } }));
     expect(only(simulateControllers(world([directStage('dev', CLUSTERS, unquoted)], { task: helmTask(), warehouse: chartWarehouse })), 'step-config-invalid')[0]).toContain(
-      'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, a commit of digits): step "update-chart" (helm-update-chart) Failed: invalid helm-update-chart config: /charts/0/version: 4.2 must be string');
+      'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, commits of digits): step "update-chart" (helm-update-chart) Failed: invalid helm-update-chart config: /charts/0/version: 4.2 must be string');
   });
 
   test('fails if a commit id is not quoted: the rare commit of digits reads as a number', () => {
+    const pushed = directStage('dev', CLUSTERS);
+    pushed.spec.promotionTemplate.spec.steps[8] = syncStep('dev', "${{ outputs['push'].commit }}");
+    expect(only(simulateControllers(world([pushed])), 'step-config-invalid')[0]).toMatch(
+      /commits of digits\): step "sync" \(argocd-update\) Failed: invalid argocd-update config: \/apps\/0\/sources\/0\/desiredRevision: [0-9.e+]+ must be string/);
     const stage = directStage('dev', CLUSTERS);
     const steps = stage.spec.promotionTemplate.spec.steps.map((s: any) => s.as !== 'clone-source' ? s
       : { ...s, config: { ...s.config, checkout: [{ ...s.config.checkout[0], commit: `\${{ commitFrom('${SOURCE}').ID }}` }] } });
@@ -204,7 +208,7 @@ describe('controller model: Kargo promotions', () => {
 
   test('fails if argocd-update keeps its 5 minute default timeout', () => {
     const stage = directStage('dev', CLUSTERS);
-    stage.spec.promotionTemplate.spec.steps[8] = syncStep('dev', "${{ outputs['push'].commit }}", null);
+    stage.spec.promotionTemplate.spec.steps[8] = syncStep('dev', "${{ quote(outputs['push'].commit) }}", null);
     expect(only(simulateControllers(world([stage])), 'argocd-update-timeout-default')).toEqual([
       'argocd-update-timeout-default Stage/dev /spec/promotionTemplate/spec/steps/8/retry/timeout: argocd-update "sync" has no retry.timeout: it waits at most the 5m default for the Applications to sync, so a slow wave or a deny sync window fails the promotion',
     ]);

@@ -203,10 +203,10 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       if: expr("status('open-pr') != 'Skipped'"),
       config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') },
     });
-    revision = expr("outputs['wait-for-pr']?.commit ?? outputs['push'].commit");
+    revision = expr("quote(outputs['wait-for-pr']?.commit ?? outputs['push'].commit)");
   } else {
     steps.push({ uses: 'git-push', as: 'push', config: { path: OUT } });
-    revision = output('push', 'commit');
+    revision = expr("quote(outputs['push'].commit)");
   }
   steps.push({
     uses: 'argocd-update',
@@ -218,6 +218,8 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       apps: [{
         namespace: wave.argoCdNamespace,
         selector: { matchLabels: applicationLabels(ctx.app, stage.name, wave.kargoStage) },
+        // quote(): an all-digit commit id would otherwise reach the step as a number and fail its
+        // schema (kargo v1.11.2 json_templates.go EvaluateTemplate; argocd_updater.go convert validates first)
         sources: [{ repoURL: ctx.releaseRepo, desiredRevision: revision }],
       }],
     },

@@ -1,5 +1,5 @@
 import { ExprError, ExprFunctions, GoStruct } from './expr';
-import { normalizeGitUrl, shortHash } from './git-world';
+import { digitsOnly, normalizeGitUrl, shortHash } from './git-world';
 
 /**
  * Simulated Freight: one version of every artifact a Warehouse subscribes to. `generation` picks
@@ -101,9 +101,4 @@ export class SimulatedFreight {
     const gen = this.generation(a);
     return new GoStruct('v1alpha1.GitCommit', { RepoURL: a.repoURL, ID: this.numericVersions ? digitsOnly(shortHash(a.repoURL, gen)) : shortHash(a.repoURL, gen), Branch: a.branch ?? '', Tag: '', Message: `change ${gen}` });
   }
-}
-
-/** A 40-character commit id of digits only: the rare SHA that reads as a number. */
-function digitsOnly(hex: string): string {
-  return hex.replace(/[a-f]/g, (c) => String(c.charCodeAt(0) - 97)).replace(/^0/, '1');
 }

@@ -29,6 +29,11 @@ export function shortHash(...parts: unknown[]): string {
   return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
 }
 
+/** A 40-character commit id of digits only, for a SHA that reads as a number. */
+export function digitsOnly(hex: string): string {
+  return hex.replace(/[a-f]/g, (c) => String(c.charCodeAt(0) - 97)).replace(/^0/, '1');
+}
+
 /** Git URLs compare case-insensitively, without `.git` or a trailing slash (Kargo `urls.NormalizeGit`). */
 export function normalizeGitUrl(url: string): string {
   return url.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '');
@@ -39,10 +44,11 @@ export class GitRemote {
   public readonly commits = new Map<string, Commit>();
   public readonly pullRequests: PullRequest[] = [];
 
-  constructor(public readonly url: string) {}
+  constructor(public readonly url: string, private readonly world: GitWorld) {}
 
   public commit(tree: Record<string, string>, parents: string[], message: string): Commit {
-    const commit: Commit = { id: shortHash(tree, parents, message, this.commits.size), parents, tree: { ...tree }, message };
+    const hash = shortHash(tree, parents, message, this.commits.size);
+    const commit: Commit = { id: this.world.numericCommitIds ? digitsOnly(hash) : hash, parents, tree: { ...tree }, message };
     this.commits.set(commit.id, commit);
     return commit;
   }
@@ -69,13 +75,15 @@ export class GitRemote {
 
 /** The remotes every promotion of a run shares (the release repository lives on between promotions). */
 export class GitWorld {
+  /** New commits get ids of digits only: the rare SHA that reads as a number. */
+  public numericCommitIds = false;
   private readonly remotes = new Map<string, GitRemote>();
 
   public remote(url: string): GitRemote {
     const key = normalizeGitUrl(url);
     let remote = this.remotes.get(key);
     if (!remote) {
-      remote = new GitRemote(url);
+      remote = new GitRemote(url, this);
       this.remotes.set(key, remote);
     }
     return remote;

@@ -30,7 +30,7 @@ export interface PromotionModelOptions {
 export const SCENARIOS: Array<{ name: string; generation: number; numericVersions?: boolean }> = [
   { name: 'first promotion on an empty release repository', generation: 1 },
   { name: 'second promotion of the same Freight (nothing changed)', generation: 1 },
-  { name: 'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, a commit of digits)', generation: 2, numericVersions: true },
+  { name: 'promotion of newer Freight whose versions read as numbers (tag 1.20, chart 4.2, commits of digits)', generation: 2, numericVersions: true },
   { name: 'rollback to the older Freight', generation: 1 },
 ];
 
@@ -90,6 +90,7 @@ function runScenarios(ctx: StageRun, freight: FreightOf, out: ControllerFinding[
   for (let i = 0; i < SCENARIOS.length; i++) {
     const scenario = SCENARIOS[i];
     const env = stepEnv(ctx, world, i);
+    world.numericCommitIds = scenario.numericVersions ?? false;
     const at = freight(scenario.generation, {}, scenario.numericVersions ?? false);
     const result = runPromotion({ stage: ctx.stage, steps: ctx.steps, freight: at, env });
     if (result.phase !== 'Succeeded') {
