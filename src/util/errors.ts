@@ -68,8 +68,10 @@ export function userError(message: string): Error {
 export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === undefined) return 'nothing';
+  // JSON has no NaN or Infinity: it would print them as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }
