@@ -620,7 +620,7 @@ describe('problems', () => {
   test('fails if a Prometheus query is empty or the address is not a URL', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'prometheus:9090', query: ' ', successCondition: 'true' }))).toEqual([
       'verification "p": prometheus address must be an http:// or https:// URL, got "prometheus:9090"',
-      'verification "p": prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))',
+      'verification "p": prometheus query must not be empty, got " "; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))',
     ]);
   });
 

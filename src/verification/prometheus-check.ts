@@ -79,7 +79,8 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   refs.push(...publicUrl(problems, 'prometheus address', address, common, 'error messages and logs show the address'));
   const query = `${options?.query ?? ''}`;
   if (query.trim() === '') {
-    problems.push('prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))');
+    problems.push(describe('prometheus query', options?.query, 'must not be empty',
+      'give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))'));
   }
   const queryRefs = publicText(problems, 'prometheus query', query, common, 'error messages and logs show the query');
   refs.push(...queryRefs);
