@@ -1,7 +1,7 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
 import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
 import { commitId, expr, imageTag } from '../contracts/expressions';
-import { describe } from '../util/errors';
+import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -146,5 +146,5 @@ export interface ArgArtifact {
  * @internal
  */
 export function argIdentity(arg: VerificationArg): string {
-  return arg.isSecret ? `secret ${arg.secretName}/${arg.secretKey}` : `value ${JSON.stringify(arg.kargoValue)}`;
+  return arg.isSecret ? `secret ${arg.secretName}/${arg.secretKey}` : `value ${show(arg.kargoValue)}`;
 }
