@@ -71,7 +71,8 @@ export function show(value: unknown): string {
   // JSON has no NaN or Infinity: it would print them as null.
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
-    return JSON.stringify(value) ?? String(value);
+    // a function or a symbol has no JSON form (and a function's source does not belong in a message)
+    return JSON.stringify(value) ?? `a ${typeof value}`;
   } catch {
     return String(value);
   }
