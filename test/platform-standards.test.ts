@@ -65,7 +65,7 @@ describe('PlatformStandards', () => {
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks cluster-scoped-resources: the AppProject allows cluster-scoped CustomResourceDefinition.apiextensions.k8s.io; move it to a platform-owned app, or record an exemption with the reason',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks max-wave-percent: stage "prod" wave "prod" holds 4 of 4 clusters (100%), more than 50%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks name-length: app name "a-very-long-application-name-for-tests" has 38 characters, more than 32; shorten it',
-      'PlatformApp \'a-very-long-application-name-for-tests\' breaks owner-contact: owner contact "call Bob" is not a channel (#name), handle (@name), e-mail address or URL; set owner.contact to where on-call can be reached',
+      'PlatformApp \'a-very-long-application-name-for-tests\' breaks owner-contact: owner contact is not a channel (#name), handle (@name), e-mail address or URL, got "call Bob"; set owner.contact to where on-call can be reached',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks prod-gate: production stage "prod" promotes automatically; use Approval.manual() or Approval.pullRequest() on the pipeline stage',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks prod-verification: production stage "prod" has no verification; add a check with verification or stageVerification (e.g. Verification.http())',
       'PlatformApp \'beta\' breaks max-wave-percent: stage "prod" wave "prod" holds 4 of 4 clusters (100%), more than 50%; split the stage into more waves (Waves.byPercentage() or more ring labels)',

@@ -570,12 +570,12 @@ describe('problems', () => {
     expect(problemsOf(Verification.http({
       name: 'h', url: 'https://x.example.com', interval: Duration.millis(1500), initialDelay: Duration.seconds(0), timeout: Duration.millis(500),
     }))).toEqual([
-      'verification "h": http interval must be a positive whole number of seconds, got 1.5s; use e.g. Duration.seconds(30)',
-      'verification "h": http initialDelay must be a positive whole number of seconds, got 0s; use e.g. Duration.seconds(30)',
-      'verification "h": http timeout must be a positive whole number of seconds, got 0.5s; use e.g. Duration.seconds(30)',
+      'verification "h": http interval must be a positive whole number of seconds, got "1.5s"; use e.g. Duration.seconds(30)',
+      'verification "h": http initialDelay must be a positive whole number of seconds, got "0s"; use e.g. Duration.seconds(30)',
+      'verification "h": http timeout must be a positive whole number of seconds, got "0.5s"; use e.g. Duration.seconds(30)',
     ]);
     expect(problemsOf(Verification.job({ name: 'j', image: 'i:1', activeDeadline: Duration.millis(10) }))).toEqual([
-      'verification "j": job activeDeadline must be a positive whole number of seconds, got 0.01s; use e.g. Duration.seconds(30)',
+      'verification "j": job activeDeadline must be a positive whole number of seconds, got "0.01s"; use e.g. Duration.seconds(30)',
     ]);
   });
 
@@ -607,7 +607,7 @@ describe('problems', () => {
 
   test('fails if a Prometheus threshold has no comparison, or is combined with a condition', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1 }))).toEqual([
-      'verification "p": prometheus threshold 1 needs a comparison, got undefined; e.g. comparison: Comparison.LESS_THAN',
+      'verification "p": prometheus threshold 1 needs a comparison, got nothing; e.g. comparison: Comparison.LESS_THAN',
     ]);
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, successCondition: 'result[0] == 1' }))).toEqual([
       'verification "p": prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition "result[0] == 1", threshold 1); keep one',
@@ -620,7 +620,7 @@ describe('problems', () => {
   test('fails if a Prometheus query is empty or the address is not a URL', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'prometheus:9090', query: ' ', successCondition: 'true' }))).toEqual([
       'verification "p": prometheus address must be an http:// or https:// URL, got "prometheus:9090"',
-      'verification "p": prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))',
+      'verification "p": prometheus query must not be empty, got " "; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))',
     ]);
   });
 

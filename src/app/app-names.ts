@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ReleasePlan, stageApplicationName, stagesByCluster } from '../plan/release-plan';
-import { ProblemList } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
 /**
@@ -14,7 +14,7 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   const owner = `${subject} (construct ${scope.node.path})`;
   const sameApp = claimName(scope, 'app', plan.app, owner);
   if (sameApp) {
-    throw new Error(`${subject}: appName "${plan.app}" is already used by ${sameApp}; give every app a unique name`);
+    throw new Error(`${subject}: appName ${show(plan.app)} is already used by ${sameApp}; give every app a unique name`);
   }
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
@@ -25,10 +25,10 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   }
   // one chart per cluster with its own Argo CD, whichever stages deploy to it
   const perCluster = plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER).flatMap(w => w.clusters);
-  for (const c of [...new Set(perCluster)]) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster "${c}"`]);
+  for (const c of [...new Set(perCluster)]) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster ${show(c)}`]);
   for (const [kind, name, claimant] of claims) {
     const holder = claimName(scope, kind, name, claimant);
-    if (holder) problems.add(`${kind} name "${name}" is already used by ${holder}; give the apps distinct names`);
+    if (holder) problems.add(`${kind} name ${show(name)} is already used by ${holder}; give the apps distinct names`);
   }
   problems.throwIfAny();
 }

@@ -1,6 +1,6 @@
 import { PlatformAppProps } from './platform-app-props';
 import { ArtifactKind, normalizedRepoUrl } from '../artifact/artifact';
-import { describe, ProblemList } from '../util/errors';
+import { describe, ProblemList, show } from '../util/errors';
 import { Verification } from '../verification/verification';
 
 /**
@@ -22,7 +22,7 @@ export function checkArgArtifacts(problems: ProblemList, props: PlatformAppProps
       for (const [name, arg] of Object.entries(check._args)) {
         const reads = arg?._reads;
         if (!reads || subscribed.has(key(reads.kind, reads.repoUrl))) continue;
-        const field = `check "${check.name}" (stage "${stage}") args.${name}`;
+        const field = `check ${show(check.name)} (stage ${show(stage)}) args.${name}`;
         if (reported.has(`${check.name}/${name}`)) continue;
         reported.add(`${check.name}/${name}`);
         const what = reads.kind === ArtifactKind.IMAGE ? 'image' : 'git repository';

@@ -1,7 +1,7 @@
 import { PlatformAppProps } from './platform-app-props';
 import { ArtifactKind, chartDependencyRepository } from '../artifact/artifact';
 import { ManifestSource, sourceArtifact } from '../artifact/manifest-source';
-import { describe, ProblemList } from '../util/errors';
+import { describe, ProblemList, show } from '../util/errors';
 import { pathWithin } from '../util/repo-paths';
 
 /**
@@ -64,20 +64,20 @@ function checkGitCheckouts(problems: ProblemList, props: PlatformAppProps, sourc
     const example = `${chartDir ?? 'config'}/${a.repoUrl.split('/').pop()!.replace(/\.git$/, '')}`;
     if (path === undefined) {
       problems.add(describe(field, path, 'is required: no render reads this repository, so Freight made by its new commits would change nothing',
-        `set checkoutPath to the directory of the source repository the render reads it from (e.g. ${JSON.stringify(example)}), or drop the artifact`));
+        `set checkoutPath to the directory of the source repository the render reads it from (e.g. ${show(example)}), or drop the artifact`));
       return;
     }
     if (chartDir !== undefined && !(pathWithin(path, chartDir) && path !== chartDir)) {
-      problems.add(describe(field, path, `lies outside the chart directory ${JSON.stringify(chartDir)}, the only directory helm-template reads`,
-        `use a directory inside it, e.g. ${JSON.stringify(example)}`));
+      problems.add(describe(field, path, `lies outside the chart directory ${show(chartDir)}, the only directory helm-template reads`,
+        `use a directory inside it, e.g. ${show(example)}`));
     }
     const covered = sourceDirs.filter(d => pathWithin(d, path));
     if (covered.length > 0) {
-      problems.add(describe(field, path, `would replace the source's own directory ${JSON.stringify(covered[0])}`, 'check it out into a new directory below it'));
+      problems.add(describe(field, path, `would replace the source's own directory ${show(covered[0])}`, 'check it out into a new directory below it'));
     }
     for (const other of placed) {
       if (pathWithin(path, other.path) || pathWithin(other.path, path)) {
-        problems.add(describe(field, path, `overlaps ${other.field} ${JSON.stringify(other.path)}`, 'give each git artifact its own directory'));
+        problems.add(describe(field, path, `overlaps ${other.field} ${show(other.path)}`, 'give each git artifact its own directory'));
       }
     }
     placed.push({ field, path });

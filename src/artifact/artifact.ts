@@ -313,7 +313,7 @@ function imageRepoProblem(repoUrl: string): { message: string; fix: string } | u
   const lastSegment = repoUrl.split('/').pop() ?? '';
   if (lastSegment.includes(':')) return { message: 'reference must not have a tag', fix: 'name the repository only; the versioning rule picks the tag' };
   if (!IMAGE_REPO.test(repoUrl)) return { message: 'reference is not a valid image repository', fix: 'use e.g. "ghcr.io/acme/app" or "registry.example.com:5000/team/app"' };
-  if (repoUrl !== repoUrl.toLowerCase()) return { message: 'reference must be lowercase', fix: `use "${repoUrl.toLowerCase()}"` };
+  if (repoUrl !== repoUrl.toLowerCase()) return { message: 'reference must be lowercase', fix: `use ${show(repoUrl.toLowerCase())}` };
   return undefined;
 }
 

@@ -1,3 +1,5 @@
+import { describe } from '../util/errors';
+
 /**
  * How Kargo authenticates to a repository the app reads or writes.
  */
@@ -46,7 +48,7 @@ export class RepositoryCredentials {
   /** A credentials Secret shell whose values are filled in elsewhere. */
   public static managedSecret(options: ManagedSecretOptions): RepositoryCredentials {
     const problems = (options.source ?? '').trim() === ''
-      ? ['managedSecret source must say where the values come from, got ""; e.g. "vault:kv/kargo/github"']
+      ? [describe('managedSecret source', options.source, 'must say where the values come from', 'e.g. "vault:kv/kargo/github"')]
       : [];
     return new RepositoryCredentials(CredentialsKind.MANAGED_SECRET, options.source, problems);
   }

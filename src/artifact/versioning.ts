@@ -1,4 +1,5 @@
 import * as semver from 'semver';
+import { describe } from '../util/errors';
 
 /**
  * How Kargo picks the newest image from a repository (`imageSelectionStrategy`).
@@ -32,7 +33,7 @@ export class Versioning {
   public static semver(constraint: string = '', strict: boolean = true): Versioning {
     const problem = semverConstraintProblem(constraint);
     return new Versioning(ImageSelectionStrategy.SEMVER, constraint || undefined, strict, problem
-      ? [`semver constraint ${problem}, got "${constraint}"; use a range such as "^1.2.0" or ">=1.2.0, <2.0.0"`]
+      ? [describe('semver constraint', constraint, problem, 'use a range such as "^1.2.0" or ">=1.2.0, <2.0.0"')]
       : []);
   }
 
@@ -43,7 +44,7 @@ export class Versioning {
     const ok = /^[\w][\w.-]{0,127}$/.test(tag ?? '');
     return new Versioning(ImageSelectionStrategy.DIGEST, tag, undefined, ok
       ? []
-      : [`digest versioning needs the mutable tag to track, got "${tag}"; use a tag such as "latest"`]);
+      : [describe('digest versioning', tag, 'needs the mutable tag to track', 'use a tag such as "latest"')]);
   }
 
   /** The lexically greatest tag; pair with an allow-tags regex. */

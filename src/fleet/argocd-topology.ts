@@ -1,3 +1,4 @@
+import { describe } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
 /**
@@ -47,7 +48,7 @@ export class ArgoCdTopology {
     const problems: string[] = [];
     for (const [field, value] of [['kargoShard', options.kargoShard], ['namespace', options.namespace]] as const) {
       const problem = value === undefined ? undefined : dns1123LabelProblem(value);
-      if (problem) problems.push(`per-cluster argo cd ${field} ${problem}, got "${value}"`);
+      if (problem) problems.push(describe(`per-cluster argo cd ${field}`, value, problem));
     }
     return new ArgoCdTopology(ArgoCdTopologyKind.PER_CLUSTER, options.kargoShard, options.namespace ?? 'argocd', problems);
   }

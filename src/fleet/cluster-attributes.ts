@@ -120,7 +120,7 @@ export class Tier {
     const known = [Tier.DEV, Tier.STAGING, Tier.PROD].find(t => t.name === name);
     if (known) return known;
     const problem = labelValueProblem(`${name}`) ?? (!name ? 'must not be empty' : undefined);
-    return new Tier(name, production, problem ? [`tier name ${problem}, got "${name}"; use a label-safe name such as "qa"`] : []);
+    return new Tier(name, production, problem ? [describe('tier name', name, problem, 'use a label-safe name such as "qa"')] : []);
   }
 
   private constructor(

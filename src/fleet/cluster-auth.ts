@@ -1,3 +1,5 @@
+import { describe, show } from '../util/errors';
+
 /**
  * Options for `ClusterAuth.eks()`.
  */
@@ -100,10 +102,11 @@ export class ClusterAuth {
   public static eks(options: EksAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
     const problems: string[] = [];
     if (!options?.clusterName) {
-      problems.push(`eks clusterName is required, got "${options?.clusterName ?? ''}"; give the cluster's name as AWS knows it (aws eks list-clusters), which Argo CD mints its token for`);
+      problems.push(describe('eks clusterName', options?.clusterName, 'is required',
+        "give the cluster's name as AWS knows it (aws eks list-clusters), which Argo CD mints its token for"));
     }
     if (options?.roleArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/.test(options.roleArn)) {
-      problems.push(`eks roleArn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>), got "${options.roleArn}"`);
+      problems.push(describe('eks roleArn', options.roleArn, 'must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)'));
     }
     // never the Argo CD name: a token minted for a name that is not the EKS cluster's is rejected
     return new ClusterAuth('eks', () => ({
@@ -136,10 +139,10 @@ export class ClusterAuth {
    */
   public static exec(options: ExecAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
     const problems: string[] = [];
-    if (!options.command) problems.push('exec auth command must not be empty, got ""; name a plugin present in the Argo CD image');
+    if (!options.command) problems.push(describe('exec auth command', options.command, 'must not be empty', 'name a plugin present in the Argo CD image'));
     for (const name of Object.keys(options.env ?? {})) {
       if (SECRET_LOOKING_ENV.test(name)) {
-        problems.push(`exec auth env "${name}" looks like secret material, got a literal value; `
+        problems.push(`exec auth env ${show(name)} looks like secret material, got a literal value; `
           + 'let the plugin read the secret from a mounted file or the workload identity instead');
       }
     }
@@ -162,7 +165,7 @@ export class ClusterAuth {
     /** @internal */
     public readonly _problems: string[]) {
     if (tls.caData !== undefined && (tls.caData.length === 0 || !BASE64.test(tls.caData))) {
-      _problems.push(`caData must be a base64-encoded PEM certificate, got "${tls.caData.slice(0, 40)}"`);
+      _problems.push(describe('caData', tls.caData.slice(0, 40), 'must be a base64-encoded PEM certificate'));
     }
   }
 

@@ -8,7 +8,7 @@ import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
 import { PlatformLabels } from '../contracts/labels';
 import { duplicates } from '../util/collections';
-import { fail, ProblemList, reportValue } from '../util/errors';
+import { fail, ProblemList, reportValue, show } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 
@@ -132,8 +132,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     try {
       text = fs.readFileSync(props.file, 'utf-8');
     } catch (e) {
-      throw new Error(`ClusterFleet '${props.fleetName ?? id}': file cannot be read, got "${props.file}" (${(e as Error).message}); `
-        + 'write it with `terraform output -json > <file>`');
+      fail(`ClusterFleet '${props.fleetName ?? id}'`, 'file', props.file, `cannot be read (${(e as Error).message})`,
+        'write it with `terraform output -json > <file>`');
     }
     const clusters = clustersFromTerraformOutput(text, {
       source: props.file,
@@ -201,16 +201,16 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     }
     const shards = this.applicationControllerShards;
     if (cluster.pinnedShard !== undefined && shards !== undefined && cluster.pinnedShard >= shards) {
-      fail(subject, `cluster "${cluster.name}" shard`, cluster.pinnedShard, `must be below the fleet's ${this.applicationControllerShards} application controller shards`);
+      fail(subject, `cluster ${show(cluster.name)} shard`, cluster.pinnedShard, `must be below the fleet's ${this.applicationControllerShards} application controller shards`);
     }
     const sameShard = cluster.kargoShard === undefined ? undefined : [...this._clusters.values()].find(c => c.kargoShard === cluster.kargoShard);
     if (sameShard) {
-      fail(subject, `cluster "${cluster.name}" argoCd kargoShard`, cluster.kargoShard, `is already used by cluster "${sameShard.name}"`,
+      fail(subject, `cluster ${show(cluster.name)} argoCd kargoShard`, cluster.kargoShard, `is already used by cluster ${show(sameShard.name)}`,
         'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
     }
     const sameServer = [...this._clusters.values()].find(c => endpointIdentity(c.server) === endpointIdentity(cluster.server));
     if (sameServer) {
-      fail(subject, `cluster "${cluster.name}" server`, cluster.server, `is already used by cluster "${sameServer.name}"`,
+      fail(subject, `cluster ${show(cluster.name)} server`, cluster.server, `is already used by cluster ${show(sameServer.name)}`,
         'Argo CD identifies clusters by server URL, so each cluster needs its own');
     }
     this._clusters.set(cluster.name, cluster);

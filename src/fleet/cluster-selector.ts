@@ -221,10 +221,10 @@ function normalizeRequirement(problems: string[], r: SelectorRequirement): Requi
     problems.push(describe(`selector operator for key ${show(r.key)}`, r.operator, 'is not a selector operator', `use one of ${known.join(', ')}`));
   }
   if ((r.operator === SelectorOperator.IN || r.operator === SelectorOperator.NOT_IN) && values.length === 0) {
-    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'needs at least one value', 'use Exists or DoesNotExist to test presence'));
+    problems.push(describe(`selector requirement ${show(`${r.key} ${r.operator}`)}`, values, 'needs at least one value', 'use Exists or DoesNotExist to test presence'));
   }
   if ((r.operator === SelectorOperator.EXISTS || r.operator === SelectorOperator.DOES_NOT_EXIST) && values.length > 0) {
-    problems.push(describe(`selector requirement "${r.key} ${r.operator}"`, values, 'must not have values', 'use In or NotIn to compare values'));
+    problems.push(describe(`selector requirement ${show(`${r.key} ${r.operator}`)}`, values, 'must not have values', 'use In or NotIn to compare values'));
   }
   for (const v of values) {
     const problem = labelValueProblem(`${v}`);

@@ -117,7 +117,7 @@ export class Cluster {
   private cachedLabels?: Record<string, string>;
 
   private constructor(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology) {
-    const problems = new ProblemList(`${subject}: cluster ${JSON.stringify(options.name)}`);
+    const problems = new ProblemList(`${subject}: cluster ${show(options.name)}`);
     problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
     problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
     const badProvider = providerProblem(options.provider);
@@ -244,12 +244,12 @@ const AUTH_HINTS: Record<string, string> = {
 function checkCentralAuth(problems: ProblemList, provider: CloudProvider, auth: ClusterAuth | undefined, server: string | undefined): void {
   const hint = AUTH_HINTS[provider] ?? 'ClusterAuth.exec() with the credential plugin your Argo CD image ships';
   if (!auth) {
-    problems.add(`auth is required for provider "${provider}" with the central Argo CD; use ${hint}`);
+    problems.add(`auth is required for provider ${show(provider)} with the central Argo CD; use ${hint}`);
   } else if (AUTH_HINTS[provider] !== undefined && auth._caData === undefined) {
-    problems.add(`auth caData is required for provider "${provider}" with the central Argo CD, got none: `
+    problems.add(`auth caData is required for provider ${show(provider)} with the central Argo CD, got none: `
       + `its API server's certificate is signed by the cluster's own CA; use ${hint}`);
   } else if (auth._caData === undefined && ipAddressHost(server)) {
-    problems.add(`auth caData is required for the API server ${JSON.stringify(server)}, got none: `
+    problems.add(`auth caData is required for the API server ${show(server)}, got none: `
       + 'no publicly trusted certificate names an IP address, so its CA is the cluster\'s own; pass { caData } with the auth');
   }
 }

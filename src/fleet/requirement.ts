@@ -2,6 +2,7 @@ import * as semver from 'semver';
 import { Cluster } from './cluster';
 import { Accelerator } from './cluster-attributes';
 import { ClusterSelector } from './cluster-selector';
+import { describe } from '../util/errors';
 
 /**
  * A capability an application needs from a cluster. The plan places the application only on
@@ -21,7 +22,7 @@ export class Requirement {
   /** At least this many accelerators. */
   public static minAccelerators(count: number): Requirement {
     return new Requirement(`at least ${count} accelerators`, c => c.acceleratorCount >= count,
-      Number.isInteger(count) && count >= 1 ? [] : [`Requirement.minAccelerators() needs a whole number >= 1, got ${count}`]);
+      Number.isInteger(count) && count >= 1 ? [] : [describe('Requirement.minAccelerators()', count, 'needs a whole number >= 1')]);
   }
 
   /**
@@ -34,7 +35,7 @@ export class Requirement {
     return new Requirement(`kubernetes >= ${min.major}.${min.minor}`, c => {
       const v = c.kubernetesVersion ? semver.coerce(c.kubernetesVersion) : null;
       return v !== null && (v.major > min.major || (v.major === min.major && v.minor >= min.minor));
-    }, valid ? [] : [`Requirement.minKubernetesVersion() needs a version such as "1.30", got "${version}"`]);
+    }, valid ? [] : [describe('Requirement.minKubernetesVersion()', version, 'needs a version such as "1.30"')]);
   }
 
   /** Labels that must satisfy a selector (e.g. `ClusterSelector.matchLabels({ 'nvlink': 'true' })`). */

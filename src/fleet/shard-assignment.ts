@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { describe, show } from '../util/errors';
 
 /**
  * A cluster to place on one of the Argo CD application controller's shards.
@@ -137,19 +138,19 @@ export function assignShards(candidates: ShardCandidate[], shardCount: number): 
 /** Throws on input no caller should pass: the fleet validates clusters and shard counts first. */
 function checkCandidates(candidates: ShardCandidate[], shardCount: number) {
   if (!Number.isInteger(shardCount) || shardCount < 1) {
-    throw new Error(`shard count must be a whole number >= 1, got ${shardCount}`);
+    throw new Error(describe('shard count', shardCount, 'must be a whole number >= 1'));
   }
   const seen = new Set<string>();
   for (const c of candidates) {
     if (seen.has(c.name)) {
-      throw new Error(`duplicate cluster name "${c.name}"`);
+      throw new Error(`duplicate cluster name ${show(c.name)}`);
     }
     seen.add(c.name);
     if (!Number.isInteger(c.weight) || c.weight < 0) {
-      throw new Error(`weight of cluster "${c.name}" must be a whole number >= 0, got ${c.weight}`);
+      throw new Error(describe(`weight of cluster ${show(c.name)}`, c.weight, 'must be a whole number >= 0'));
     }
     if (c.pinnedShard !== undefined && (!Number.isInteger(c.pinnedShard) || c.pinnedShard < 0 || c.pinnedShard >= shardCount)) {
-      throw new Error(`pinned shard of cluster "${c.name}" must be a whole number from 0 to ${shardCount - 1}, got ${c.pinnedShard}`);
+      throw new Error(describe(`pinned shard of cluster ${show(c.name)}`, c.pinnedShard, `must be a whole number from 0 to ${shardCount - 1}`));
     }
   }
 }

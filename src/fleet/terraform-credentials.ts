@@ -36,9 +36,9 @@ export function findCredentials(r: CredentialReporter, value: unknown, path: str
     const child = join(path, key);
     if (isCredentialKey(key)) {
       // Even empty: an output whose schema has room for a credential will carry one some day.
-      r.add(`${child} is a credential, got ${v === null || v === '' ? JSON.stringify(v) : REDACTED}; ${CREDENTIAL_FIX}`);
+      r.report(child, v === null || v === '' ? v : REDACTED, 'is a credential', CREDENTIAL_FIX);
     } else if (isCredentialValue(v)) {
-      r.add(`${child} looks like a credential, got ${REDACTED}; ${CREDENTIAL_FIX}`);
+      r.report(child, REDACTED, 'looks like a credential', CREDENTIAL_FIX);
     } else {
       findCredentials(r, v, child);
     }

@@ -6,6 +6,7 @@ import { BASE64, CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './t
 import { EntryReader } from './terraform-entry-reader';
 import { aliases, closestOf, isObject, JsonObject } from './terraform-json';
 import { didYouMean } from '../util/closest';
+import { show } from '../util/errors';
 import { urlDefect } from '../util/urls';
 
 // One cluster entry of `terraform output -json`, field by field (the fields are listed in
@@ -117,7 +118,7 @@ function readName(r: EntryReader, entry: JsonObject, key: string | undefined): s
   }
   const name = r.string(entry, 'name');
   if (name !== undefined && name !== key) {
-    r.report('name', name, `differs from its map key ${JSON.stringify(key)}`, 'the key is the cluster name: make them equal or drop name');
+    r.report('name', name, `differs from its map key ${show(key)}`, 'the key is the cluster name: make them equal or drop name');
   }
   return key;
 }
@@ -147,7 +148,7 @@ function readProvider(r: EntryReader, entry: JsonObject): CloudProvider | undefi
   if (provider === undefined) return undefined;
   if (allowed.includes(provider)) return provider as CloudProvider;
   const closest = PROVIDER_ALIASES[provider.toLowerCase()] ?? closestOf(provider.toLowerCase(), allowed);
-  r.report('provider', provider, 'is not a supported provider', `use one of ${allowed.join(', ')}${closest ? ` (did you mean ${JSON.stringify(closest)}?)` : ''}`);
+  r.report('provider', provider, 'is not a supported provider', `use one of ${allowed.join(', ')}${closest ? ` (did you mean ${show(closest)}?)` : ''}`);
   return undefined;
 }
 
@@ -159,19 +160,19 @@ function readTier(r: EntryReader, entry: JsonObject): Tier | undefined {
   if (predefined) {
     // A module may set production for every cluster; only a contradiction is a mistake.
     if (production !== undefined && production !== predefined.production) {
-      r.report('production', production, `contradicts tier ${JSON.stringify(name)}, which is ${predefined.production ? '' : 'not '}a production tier`,
+      r.report('production', production, `contradicts tier ${show(name)}, which is ${predefined.production ? '' : 'not '}a production tier`,
         'remove it: production only describes custom tiers');
     }
     return predefined;
   }
   const sameWord = PREDEFINED_TIERS.find(t => t.name === name.toLowerCase());
   if (sameWord) {
-    r.report('tier', name, `differs from the predefined tier ${JSON.stringify(sameWord.name)} only in case`, `write ${JSON.stringify(sameWord.name)}`);
+    r.report('tier', name, `differs from the predefined tier ${show(sameWord.name)} only in case`, `write ${show(sameWord.name)}`);
     return undefined;
   }
   // Required so that a tier named e.g. "production" cannot silently be a non-production tier.
   if (production === undefined) {
-    r.report('production', undefined, `is required for the custom tier ${JSON.stringify(name)}`,
+    r.report('production', undefined, `is required for the custom tier ${show(name)}`,
       'set production = true if its clusters serve production traffic, else false');
   }
   const tier = Tier.of(name, production ?? false);
@@ -187,7 +188,7 @@ function readAccelerator(r: EntryReader, entry: JsonObject, customAccelerators: 
   const normalized = name.trim().toLowerCase().replace(/[\s_.]+/g, '-');
   const meant = ACCELERATOR_ALIASES[normalized] ?? Accelerator.all().find(a => a.name === normalized)?.name;
   if (meant !== undefined) {
-    r.report('accelerator', name, `is not a family name, and would become a new family next to ${JSON.stringify(meant)}`, `write ${JSON.stringify(meant)}`);
+    r.report('accelerator', name, `is not a family name, and would become a new family next to ${show(meant)}`, `write ${show(meant)}`);
     return undefined;
   }
   if (!customAccelerators.includes(name)) {
@@ -223,7 +224,7 @@ function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | u
   // The central Argo CD verifies the API server against ca_data (argo-cd v3.5.1
   // docs/operator-manual/declarative-setup.md, "Clusters"); a cluster with its own Argo CD needs none.
   if (central && provider !== undefined && MANAGED_CONTROL_PLANES.includes(provider) && (entry.ca_data === undefined || entry.ca_data === null)) {
-    r.report('ca_data', undefined, `is required for provider ${JSON.stringify(provider)} with the central argo cd: its api server's certificate is signed by the cluster's own ca`,
+    r.report('ca_data', undefined, `is required for provider ${show(provider)} with the central argo cd: its api server's certificate is signed by the cluster's own ca`,
       'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
   }
   const auth = r.object(entry, 'auth', { fix: 'use e.g. { type = "eks", cluster_name = "..." } or { type = "exec", command = "..." }' });
@@ -240,7 +241,7 @@ function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | u
       case CloudProvider.AZURE: return caData === undefined ? undefined : ClusterAuth.aks({}, tls);
       default:
         if (provider !== undefined && central) {
-          r.report('auth', undefined, `is required for provider ${JSON.stringify(provider)} with the central argo cd, as it has no workload identity default`,
+          r.report('auth', undefined, `is required for provider ${show(provider)} with the central argo cd, as it has no workload identity default`,
             'use { type = "exec", command = "<credential plugin in the argo cd image>", args = [...] }');
         }
         return undefined;
@@ -248,18 +249,18 @@ function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | u
   }
   const allFields = [...new Set(Object.values(AUTH_FIELDS).flat())];
   r.unknownFields(auth, 'auth', ['type', ...allFields], {});
-  const type = r.string(auth, 'type', { path: 'auth.type', required: true, fix: `use one of ${types.map(t => JSON.stringify(t)).join(', ')}` });
+  const type = r.string(auth, 'type', { path: 'auth.type', required: true, fix: `use one of ${types.map(t => show(t)).join(', ')}` });
   if (type === undefined) return undefined;
   if (!types.includes(type)) {
     const closest = closestOf(type.toLowerCase(), types);
     r.report('auth.type', type, 'is not a supported authentication',
-      `use one of ${types.map(t => JSON.stringify(t)).join(', ')}${closest ? ` (did you mean ${JSON.stringify(closest)}?)` : ''}`);
+      `use one of ${types.map(t => show(t)).join(', ')}${closest ? ` (did you mean ${show(closest)}?)` : ''}`);
     return undefined;
   }
   for (const field of allFields) {
     if (AUTH_FIELDS[type].includes(field) || auth[field] === undefined || auth[field] === null) continue;
-    const owners = types.filter(t => AUTH_FIELDS[t].includes(field)).map(t => JSON.stringify(t)).join(' or ');
-    r.report(`auth.${field}`, auth[field], `applies only to auth type ${owners}, but auth.type is ${JSON.stringify(type)}`, 'remove it or change auth.type');
+    const owners = types.filter(t => AUTH_FIELDS[t].includes(field)).map(t => show(t)).join(' or ');
+    r.report(`auth.${field}`, auth[field], `applies only to auth type ${owners}, but auth.type is ${show(type)}`, 'remove it or change auth.type');
   }
   const str = (field: string) => r.string(auth, field, { path: `auth.${field}` });
   let result: ClusterAuth;
@@ -308,7 +309,7 @@ function readArgoCd(r: EntryReader, entry: JsonObject): ArgoCdTopology | undefin
   if (mode === undefined) return undefined;
   if (!modes.includes(mode)) {
     const closest = closestOf(mode.toLowerCase().replace(/_/g, '-'), modes);
-    r.report('argocd.mode', mode, 'is not an argo cd topology', `use "central" or "per-cluster"${closest ? ` (did you mean ${JSON.stringify(closest)}?)` : ''}`);
+    r.report('argocd.mode', mode, 'is not an argo cd topology', `use "central" or "per-cluster"${closest ? ` (did you mean ${show(closest)}?)` : ''}`);
     return undefined;
   }
   if (mode === 'central') {

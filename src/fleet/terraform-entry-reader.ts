@@ -1,6 +1,6 @@
 import { isCredentialKey, isCredentialValue, preview } from './terraform-credentials';
 import { closestOf, isObject, join, JsonObject, snakeCase, terraformNames } from './terraform-json';
-import { describe } from '../util/errors';
+import { describe, show } from '../util/errors';
 
 /**
  * Reads the fields of one entry and records what is wrong with them; `failed` tells whether any
@@ -37,7 +37,7 @@ export class EntryReader {
       const snake = snakeCase(key);
       const closest = known.includes(snake) ? snake : synonyms[snake] ?? closestOf(snake, known);
       this.report(join(path, key), value, 'is not a known field',
-        closest ? `did you mean ${JSON.stringify(closest)}?` : `remove it; the known fields are ${known.join(', ')}`);
+        closest ? `did you mean ${show(closest)}?` : `remove it; the known fields are ${known.join(', ')}`);
     }
   }
 
@@ -80,7 +80,7 @@ export class EntryReader {
     for (const [k, v] of Object.entries(value)) {
       if (isCredentialKey(k) || isCredentialValue(v)) continue;
       if (typeof v !== 'string') {
-        this.wrongType(`${path}[${JSON.stringify(k)}]`, v, 'a string', 'Kubernetes labels and environment variables are strings: quote it');
+        this.wrongType(`${path}[${show(k)}]`, v, 'a string', 'Kubernetes labels and environment variables are strings: quote it');
       } else {
         result[k] = v;
       }

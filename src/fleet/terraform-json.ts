@@ -1,12 +1,14 @@
 // Small helpers for reading the JSON that `terraform output -json` prints, in Terraform's names.
 
+import { show } from '../util/errors';
+
 /** A JSON object. @internal */
 export type JsonObject = { [key: string]: unknown };
 
 /** @internal */
 export function join(path: string, key: string): string {
-  if (path === 'labels' || path === 'auth.env') return `${path}[${JSON.stringify(key)}]`;
-  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return `${path}[${JSON.stringify(key)}]`;
+  if (path === 'labels' || path === 'auth.env') return `${path}[${show(key)}]`;
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return `${path}[${show(key)}]`;
   return path ? `${path}.${key}` : key;
 }
 
@@ -27,7 +29,7 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** @internal */
 export function listOf(values: string[]): string {
-  return values.map(v => JSON.stringify(v)).join(', ');
+  return values.map(show).join(', ');
 }
 
 /** @internal */

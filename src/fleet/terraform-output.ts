@@ -3,6 +3,7 @@ import { preview } from './terraform-credentials';
 import { readCluster } from './terraform-entries';
 import { EntryReader } from './terraform-entry-reader';
 import { closestOf, isObject, JsonObject, lineColumn, listOf } from './terraform-json';
+import { describe, show } from '../util/errors';
 
 /*
  * Reads the fleet from `terraform output -json`. Terraform owns the clusters, so their
@@ -62,8 +63,8 @@ export function clustersFromTerraformOutput(text: string,
   for (const { entry, index, key } of entries) {
     const listName = key === undefined && isObject(entry) && typeof entry.name === 'string' ? entry.name : undefined;
     const where = key === undefined
-      ? `${outputName}[${index}]${listName !== undefined ? ` (${JSON.stringify(listName)})` : ''}`
-      : `${outputName}[${JSON.stringify(key)}]`;
+      ? `${outputName}[${index}]${listName !== undefined ? ` (${show(listName)})` : ''}`
+      : `${outputName}[${show(key)}]`;
     const reader = new EntryReader(problems, `${source}: ${where}`);
     const { name, server, cluster } = readCluster(reader, entry, key, options.customAccelerators, options.centralByDefault ?? true);
 
@@ -120,27 +121,28 @@ function outputValue(text: string, source: string, outputName: string): unknown[
   if (wrapper === undefined) {
     const outputs = Object.keys(doc);
     if (outputs.length > 0 && !outputs.some(o => isObject(doc[o]) && 'value' in (doc[o] as JsonObject))) {
-      throw new Error(`${source}: output ${JSON.stringify(outputName)} not found, and no entry looks like a terraform output `
+      throw new Error(`${source}: output ${show(outputName)} not found, and no entry looks like a terraform output `
         + `({ "sensitive", "type", "value" }), got keys ${listOf(outputs)}; if it came from \`terraform output -json ${outputName}\`, `
         + `${regenerate} (all outputs, without a name)`);
     }
     const closest = closestOf(outputName, outputs);
-    throw new Error(`${source}: output ${JSON.stringify(outputName)} not found, got outputs ${outputs.length > 0 ? listOf(outputs) : 'none'}; `
-      + (closest ? `did you mean ${JSON.stringify(closest)}? pass it as the output name, or ` : '')
+    throw new Error(`${source}: output ${show(outputName)} not found, got outputs ${outputs.length > 0 ? listOf(outputs) : 'none'}; `
+      + (closest ? `did you mean ${show(closest)}? pass it as the output name, or ` : '')
       + `add \`output "${outputName}"\` to the Terraform configuration, apply it and regenerate the file`);
   }
   if (!isObject(wrapper) || !('value' in wrapper)) {
-    throw new Error(`${source}: output ${JSON.stringify(outputName)} has no "value", got ${preview(wrapper)}; ${regenerate}`);
+    throw new Error(`${source}: ${describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)}`);
   }
   const value = wrapper.value;
   if (Array.isArray(value)) return value;
   if (isObject(value)) {
     if (typeof value.endpoint === 'string' || typeof value.provider === 'string') {
-      throw new Error(`${source}: output ${JSON.stringify(outputName)} must be a list or a map of clusters, got one cluster object ${preview(value)}; `
+      throw new Error(`${source}: output ${show(outputName)} must be a list or a map of clusters, got one cluster object ${preview(value)}; `
         + 'wrap it in a list ([{ ... }]) or a map keyed by cluster name ({ name = { ... } })');
     }
     return value;
   }
-  throw new Error(`${source}: output ${JSON.stringify(outputName)} must be a list or a map of cluster objects, got ${preview(value)} `
-    + `(terraform type ${preview(wrapper.type)}); output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name`);
+  // the value is shown with its terraform type, both through the redacting preview
+  throw new Error(`${source}: ${describe(`output ${show(outputName)}`, value, 'must be a list or a map of cluster objects',
+    'output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name', v => `${preview(v)} (terraform type ${preview(wrapper.type)})`)}`);
 }

@@ -1,3 +1,5 @@
+import { describe } from '../util/errors';
+
 /**
  * How promotion into a stage is approved.
  */
@@ -88,5 +90,5 @@ export class Approval {
 function groupProblems(groups: string[] | undefined): string[] {
   return (groups ?? [])
     .filter(g => `${g}`.trim() === '' || /[,\s]/.test(g))
-    .map(g => `promoters must be OIDC group names without spaces or commas, got ${JSON.stringify(g)}`);
+    .map(g => describe('promoters', g, 'must be OIDC group names without spaces or commas'));
 }

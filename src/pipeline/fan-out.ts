@@ -1,4 +1,5 @@
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
 /**
@@ -26,7 +27,7 @@ export class FanOut {
    * stage must carry the label, and its values must be DNS-1123 labels.
    */
   public static byLabel(key: string): FanOut {
-    const problems = `${key ?? ''}`.trim() === '' ? [`FanOut.byLabel() needs a label key, got ${JSON.stringify(key)}`] : [];
+    const problems = `${key ?? ''}`.trim() === '' ? [describe('FanOut.byLabel()', key, 'needs a label key')] : [];
     return new FanOut(FanOutKind.BY_LABEL, key, {}, problems);
   }
 
@@ -39,8 +40,8 @@ export class FanOut {
     if (names.length === 0) problems.push('FanOut.groups() needs at least one group, got none');
     for (const name of names) {
       const p = dns1123LabelProblem(name);
-      if (p) problems.push(`FanOut.groups() group name "${name}" ${p}; it names Kargo Stages: use a short label such as "west"`);
-      if (!(groups[name] instanceof ClusterSelector)) problems.push(`FanOut.groups() group "${name}" must be a ClusterSelector`);
+      if (p) problems.push(`FanOut.groups() group name ${show(name)} ${p}; it names Kargo Stages: use a short label such as "west"`);
+      if (!(groups[name] instanceof ClusterSelector)) problems.push(`FanOut.groups() group ${show(name)} must be a ClusterSelector`);
     }
     return new FanOut(FanOutKind.GROUPS, undefined, { ...groups }, problems);
   }

@@ -1,5 +1,5 @@
 import { DeployFreeze } from './deploy-freeze';
-import { fail } from '../util/errors';
+import { fail, show } from '../util/errors';
 
 /**
  * Freezes must be `DeployFreeze`s; a stage's own freeze may not name other stages (it would
@@ -12,7 +12,7 @@ export function checkFreezes(subject: string, field: string, freezes: DeployFree
       fail(subject, `${field}[${i}]`, f, 'must be a DeployFreeze', "use new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })");
     }
     if (stage !== undefined && !f.appliesTo(stage)) {
-      fail(subject, `${field}[${i}].stages`, f.stages, `does not include the stage "${stage}" it is given to`,
+      fail(subject, `${field}[${i}].stages`, f.stages, `does not include the stage ${show(stage)} it is given to`,
         'leave stages unset on a stage\'s own freezes');
     }
   });

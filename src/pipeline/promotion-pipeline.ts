@@ -8,7 +8,7 @@ import { Join } from './join';
 import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
-import { fail, ProblemList, reportValue } from '../util/errors';
+import { fail, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { verificationProblems } from '../verification/render';
 import { Verification } from '../verification/verification';
@@ -228,27 +228,27 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       fail(subject, 'stage name', options.name, 'is already used in this pipeline', 'give every stage a unique name');
     }
     if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
-      fail(subject, `stage "${options.name}" clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
+      fail(subject, `stage ${show(options.name)} clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
-    checkFreezes(subject, `stage "${options.name}" freezes`, options.freezes ?? [], options.name);
+    checkFreezes(subject, `stage ${show(options.name)} freezes`, options.freezes ?? [], options.name);
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
-    if (nsProblem) fail(subject, `stage "${options.name}" namespace`, options.namespace, ...nsProblem);
+    if (nsProblem) fail(subject, `stage ${show(options.name)} namespace`, options.namespace, ...nsProblem);
     this.checkGraph(subject, options);
-    if (options.waveBudget) checkWaveBudget(subject, `stage "${options.name}" waveBudget`, options.waveBudget);
+    if (options.waveBudget) checkWaveBudget(subject, `stage ${show(options.name)} waveBudget`, options.waveBudget);
     const problems = new ProblemList(subject);
-    reportValue(problems, `stage "${options.name}" clusters`, options.clusters);
-    reportValue(problems, `stage "${options.name}" approval`, options.approval);
-    reportValue(problems, `stage "${options.name}" waves`, options.waves);
-    reportValue(problems, `stage "${options.name}" fanOut`, options.fanOut);
-    for (const p of verificationProblems(options.verification ?? [])) problems.add(`stage "${options.name}" ${p}`);
+    reportValue(problems, `stage ${show(options.name)} clusters`, options.clusters);
+    reportValue(problems, `stage ${show(options.name)} approval`, options.approval);
+    reportValue(problems, `stage ${show(options.name)} waves`, options.waves);
+    reportValue(problems, `stage ${show(options.name)} fanOut`, options.fanOut);
+    for (const p of verificationProblems(options.verification ?? [])) problems.add(`stage ${show(options.name)} ${p}`);
     problems.throwIfAny();
     if (options.soak !== undefined) {
       if (typeof (options.soak as any)?.toSeconds !== 'function') {
-        fail(subject, `stage "${options.name}" soak`, options.soak, 'must be a Duration', 'use Duration.minutes(30) or Duration.hours(1)');
+        fail(subject, `stage ${show(options.name)} soak`, options.soak, 'must be a Duration', 'use Duration.minutes(30) or Duration.hours(1)');
       }
       const seconds = options.soak.toSeconds({ integral: false });
       if (!(Number.isInteger(seconds) && seconds > 0)) {
-        fail(subject, `stage "${options.name}" soak`, `${seconds}s`, 'must be a positive whole number of seconds', 'use Duration.minutes() or Duration.hours()');
+        fail(subject, `stage ${show(options.name)} soak`, `${seconds}s`, 'must be a positive whole number of seconds', 'use Duration.minutes() or Duration.hours()');
       }
     }
     const stage = new PipelineStage(options, this._stages[this._stages.length - 1]?.name);
@@ -258,11 +258,11 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
 
   /** Upstream stages must exist already (so the graph has no cycles); a control-flow stage only gates. */
   private checkGraph(subject: string, options: PipelineStageOptions) {
-    const field = `stage "${options.name}"`;
+    const field = `stage ${show(options.name)}`;
     for (const up of options.after ?? []) {
       if (!this._stages.some(s => s.name === up)) {
         fail(subject, `${field} after`, up, 'is not a stage added before it',
-          `name earlier stages (${this._stages.map(s => `"${s.name}"`).join(', ') || 'none yet'}); add upstream stages first`);
+          `name earlier stages (${this._stages.map(s => show(s.name)).join(', ') || 'none yet'}); add upstream stages first`);
       }
     }
     const dup = (options.after ?? []).find((a, i, all) => all.indexOf(a) !== i);

@@ -1,3 +1,5 @@
+import { describe, show } from '../util/errors';
+
 /**
  * How a stage's clusters are split into waves.
  */
@@ -36,9 +38,9 @@ export class Waves {
    */
   public static byLabel(key: string, values: string[]): Waves {
     const problems: string[] = [];
-    if (values.length === 0) problems.push(`Waves.byLabel("${key}") needs at least one value, got none`);
+    if (values.length === 0) problems.push(`Waves.byLabel(${show(key)}) needs at least one value, got none`);
     const dup = values.find((v, i) => values.indexOf(v) !== i);
-    if (dup !== undefined) problems.push(`Waves.byLabel("${key}") values must be unique, got "${dup}" twice`);
+    if (dup !== undefined) problems.push(`Waves.byLabel(${show(key)}) values must be unique, got ${show(dup)} twice`);
     return new Waves(WaveStrategy.BY_LABEL, key, [...values], values.length, [], problems);
   }
 
@@ -48,7 +50,7 @@ export class Waves {
   public static byCount(count: number): Waves {
     const ok = Number.isInteger(count) && count >= 1;
     return new Waves(WaveStrategy.BY_COUNT, undefined, [], ok ? count : 1, [],
-      ok ? [] : [`Waves.byCount() needs a whole number >= 1, got ${count}`]);
+      ok ? [] : [describe('Waves.byCount()', count, 'needs a whole number >= 1')]);
   }
 
   /**
@@ -61,13 +63,13 @@ export class Waves {
     let previous = 0;
     for (const p of percentages) {
       if (!(p > previous && p <= 100)) {
-        problems.push(`Waves.byPercentage() needs increasing percentages in (0, 100], got ${JSON.stringify(percentages)}`);
+        problems.push(describe('Waves.byPercentage()', percentages, 'needs increasing percentages in (0, 100]'));
         break;
       }
       previous = p;
     }
     if (problems.length === 0 && previous !== 100) {
-      problems.push(`Waves.byPercentage() must end at 100, got ${JSON.stringify(percentages)}; add 100 as the last wave`);
+      problems.push(describe('Waves.byPercentage()', percentages, 'must end at 100', 'add 100 as the last wave'));
     }
     const valid = problems.length === 0 ? [...percentages] : [100];
     return new Waves(WaveStrategy.BY_PERCENTAGE, undefined, [], valid.length, valid, problems);

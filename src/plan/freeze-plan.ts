@@ -1,7 +1,7 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
-import { fail, ProblemList } from '../util/errors';
+import { fail, ProblemList, show } from '../util/errors';
 
 /**
  * The freezes an app brings besides its pipeline's.
@@ -74,8 +74,8 @@ function checkOneZonePerSchedule(subject: string, freezes: FreezePlan[]): void {
     const key = `${f.schedule} for ${f.duration}`;
     const other = zones.get(key);
     if (other && other.timeZone !== f.timeZone) {
-      fail(subject, 'freezes', `"${other.reason}" (${other.timeZone}) and "${f.reason}" (${f.timeZone})`,
-        `share the schedule "${key}" in different time zones, which Argo CD cannot hold in one AppProject`,
+      fail(subject, 'freezes', [other, f].map(x => ({ reason: x.reason, timeZone: x.timeZone })),
+        `share the schedule ${show(key)} in different time zones, which Argo CD cannot hold in one AppProject`,
         'use one time zone for both, or shift one schedule by a minute');
     }
     zones.set(key, f);

@@ -1,6 +1,6 @@
 import { ManifestSource, ManifestSourceKind } from '../artifact/manifest-source';
 import { Cluster } from '../fleet/cluster';
-import { ProblemList } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 
 const LISTED = 5;
 
@@ -17,7 +17,7 @@ export function checkRenderInputs(subject: string, source: ManifestSource, clust
   const unknown = clusters.filter(c => c.kubernetesVersion === undefined).map(c => c.name).sort();
   if (unknown.length === 0) return;
   const problems = new ProblemList(subject);
-  const shown = unknown.slice(0, LISTED).map(n => JSON.stringify(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');
+  const shown = unknown.slice(0, LISTED).map(n => show(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');
   problems.add(`cluster(s) ${shown} of its placement have no kubernetesVersion, which helm-template needs to render the chart as helm install `
     + 'would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint would see Helm\'s built-in default); '
     + 'set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');

@@ -1,6 +1,7 @@
 import { Artifact, ArtifactKind, normalizedRepoUrl } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
 import { CredentialsKind, RepositoryCredentials } from '../artifact/repository-credentials';
+import { show } from '../util/errors';
 
 /**
  * One repository Kargo reads (or writes, for the release repository), with how it authenticates.
@@ -47,7 +48,7 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     const name = credentialSecretName(a);
     const other = secretOwners.get(name);
     if (other !== undefined) {
-      problems.push(`repositories ${other} and ${a.repoUrl} would share the credentials Secret "${name}", whose name is made of the URL's letters and digits; `
+      problems.push(`repositories ${other} and ${a.repoUrl} would share the credentials Secret ${show(name)}, whose name is made of the URL's letters and digits; `
         + 'use workload identity for one of them, or one repository');
     }
     secretOwners.set(name, a.repoUrl);

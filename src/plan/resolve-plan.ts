@@ -13,7 +13,7 @@ import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipelin
 import { renderNamespace } from '../pipeline/stage-namespace';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
-import { ProblemList } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
 import { Verification } from '../verification/verification';
 
@@ -75,7 +75,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     exits.set(stage.name, exitsOf(waves));
     const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters;
     if (stage.approval.gated && promoters.length === 0) {
-      problems.add(`stage "${stage.name}" is gated (${stage.approval.kind}) but no one may promote into it; `
+      problems.add(`stage ${show(stage.name)} is gated (${stage.approval.kind}) but no one may promote into it; `
         + 'name promoters on the stage\'s approval or give the owner OIDC groups');
     }
     stages.push({
@@ -125,7 +125,7 @@ interface StageContext {
  */
 function controlFlowWave(ctx: StageContext): WavePlan {
   const { stage, entry } = ctx;
-  claimKargoStage(ctx, stage.name, `stage "${stage.name}"`);
+  claimKargoStage(ctx, stage.name, `stage ${show(stage.name)}`);
   return {
     name: stage.name,
     kargoStage: stage.name,
@@ -147,7 +147,7 @@ function entryJoin(stage: PipelineStage, upstreams: string[]): JoinKind | undefi
 /** The Kargo Stage names are unique within the app: they name release branches and ApplicationSets. */
 function claimKargoStage(ctx: StageContext, kargoStage: string, what: string) {
   const { problems, kargoStageOwners } = ctx;
-  problems.check(`stage "${ctx.stage.name}" Kargo Stage name`, kargoStage, dns1123LabelProblem(kargoStage),
+  problems.check(`stage ${show(ctx.stage.name)} Kargo Stage name`, kargoStage, dns1123LabelProblem(kargoStage),
     'Kargo Stage names become label values: keep stage, branch, wave, shard and cluster names short');
   const taken = kargoStageOwners.get(kargoStage);
   problems.check(`${what} Kargo Stage name`, kargoStage, taken === undefined ? undefined : `is also the Kargo Stage name of ${taken}`,
@@ -170,7 +170,7 @@ function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster
     const key = fanOut.labelKey!;
     const unlabeled = placed.filter(c => c.labels[key] === undefined);
     if (unlabeled.length > 0) {
-      problems.add(`stage "${stage.name}" fans out by label "${key}" but cluster(s) ${unlabeled.map(c => c.name).join(', ')} lack it; `
+      problems.add(`stage ${show(stage.name)} fans out by label ${show(key)} but cluster(s) ${unlabeled.map(c => c.name).join(', ')} lack it; `
         + 'label every cluster of the stage');
     }
     const values = [...new Set(placed.map(c => c.labels[key]).filter(v => v !== undefined))].sort();
@@ -180,7 +180,7 @@ function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster
   for (const c of placed) {
     const inGroups = groups.filter(g => fanOut.groupSelectors[g].matches(c.labels));
     if (inGroups.length !== 1) {
-      problems.add(`stage "${stage.name}" fan-out places cluster "${c.name}" in ${inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`}; `
+      problems.add(`stage ${show(stage.name)} fan-out places cluster ${show(c.name)} in ${inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`}; `
         + 'make the FanOut.groups() selectors cover every cluster of the stage exactly once');
     }
   }
@@ -204,8 +204,8 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
     const soak = upstreams.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined;
     const join = upstreams === ctx.entry ? entryJoin(stage, upstreams) : undefined;
     for (const segment of segments) {
-      const wave = `stage "${base}"${split.groups.length === 1 ? '' : ` wave "${group.name}"`}`
-        + `${segment.argoCd === ArgoCdTopologyKind.PER_CLUSTER ? ` (cluster "${segment.clusters[0].name}")` : ''}`;
+      const wave = `stage ${show(base)}${split.groups.length === 1 ? '' : ` wave ${show(group.name)}`}`
+        + `${segment.argoCd === ArgoCdTopologyKind.PER_CLUSTER ? ` (cluster ${show(segment.clusters[0].name)})` : ''}`;
       claimKargoStage(ctx, segment.kargoStage, wave);
       waves.push({
         name: group.name,
@@ -231,7 +231,7 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
 function stageNamespace(problems: ProblemList, input: PlanInput, stage: PipelineStage): string {
   if (stage.namespace === undefined) return input.destinationNamespace;
   const namespace = renderNamespace(stage.namespace, input.app, stage.name);
-  problems.check(`stage "${stage.name}" namespace (pattern ${JSON.stringify(stage.namespace)} of pipeline '${input.pipeline.pipelineName}')`,
+  problems.check(`stage ${show(stage.name)} namespace (pattern ${show(stage.namespace)} of pipeline '${input.pipeline.pipelineName}')`,
     namespace, dns1123LabelProblem(namespace), 'shorten the app name or the stage\'s namespace pattern');
   return namespace;
 }
@@ -249,7 +249,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   const selector = stage.clusters!;
   const inStage = clusters.filter(c => selector.matches(c.labels));
   if (inStage.length === 0) {
-    problems.add(`${pipelineName} stage "${stage.name}" selects no cluster of fleet '${fleet.fleetName}' (selector ${selector.toString()}); `
+    problems.add(`${pipelineName} stage ${show(stage.name)} selects no cluster of fleet '${fleet.fleetName}' (selector ${selector.toString()}); `
       + 'fix the stage\'s selector or add matching clusters to the fleet');
     return [];
   }
@@ -257,15 +257,15 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
     const holders = owner.get(c.name) ?? [];
     const other = holders.find(h => h.namespace === namespace);
     if (other !== undefined) {
-      problems.add(`cluster "${c.name}" is selected by both stage "${other.stage}" and stage "${stage.name}" of ${pipelineName}, `
-        + `both in namespace "${namespace}"; give one of the stages its own \`namespace\` (e.g. '{app}-{stage}'), `
+      problems.add(`cluster ${show(c.name)} is selected by both stage ${show(other.stage)} and stage ${show(stage.name)} of ${pipelineName}, `
+        + `both in namespace ${show(namespace)}; give one of the stages its own \`namespace\` (e.g. '{app}-{stage}'), `
         + 'or make the stages\' selectors disjoint');
     }
     owner.set(c.name, [...holders, { stage: stage.name, namespace }]);
   }
   const targeted = inStage.filter(c => input.targets.matches(c.labels));
   if (targeted.length === 0) {
-    problems.add(`targets ${input.targets.toString()} leave stage "${stage.name}" without clusters (it has ${describeClusters(inStage)}); `
+    problems.add(`targets ${input.targets.toString()} leave stage ${show(stage.name)} without clusters (it has ${describeClusters(inStage)}); `
       + 'widen the targets or add a matching cluster to the stage');
     return [];
   }
@@ -273,7 +273,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   for (const req of input.requirements) {
     const ok = placed.filter(c => req.isSatisfiedBy(c));
     if (ok.length === 0) {
-      problems.add(`requirement "${req.description}" is met by none of the targeted clusters of stage "${stage.name}" (${describeClusters(placed)}); `
+      problems.add(`requirement ${show(req.description)} is met by none of the targeted clusters of stage ${show(stage.name)} (${describeClusters(placed)}); `
         + 'relax the requirement or add a capable cluster to the stage');
     }
     placed = ok;
@@ -331,7 +331,7 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
   for (const s of stages) {
     for (const w of s.waves) {
       if (w.applicationSet === undefined) continue;
-      problems.check(`ApplicationSet name for stage "${w.kargoStage}"`, w.applicationSet, dns1123SubdomainProblem(w.applicationSet),
+      problems.check(`ApplicationSet name for stage ${show(w.kargoStage)}`, w.applicationSet, dns1123SubdomainProblem(w.applicationSet),
         'shorten the app or stage name');
     }
   }
@@ -342,7 +342,7 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
     for (const s of placedBy) {
       const appName = stageApplicationName({ app, destinationNamespace: input.destinationNamespace }, s, c.name);
       const own = appName !== applicationName(app, c.name);
-      const where = `cluster "${c.name}"${own ? ` in stage "${s.name}"` : ''}`;
+      const where = `cluster ${show(c.name)}${own ? ` in stage ${show(s.name)}` : ''}`;
       problems.check(`Application name for ${where}`, appName, dns1123SubdomainProblem(appName), `shorten the app${own ? ', stage' : ''} or cluster name`);
       const taken = applications.get(appName);
       problems.check(`Application name for ${where}`, appName, taken === undefined ? undefined : `is also the Application name for ${taken}`,
@@ -352,7 +352,7 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
     if (placedBy.length > 0 && c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER) {
       // the chart of a cluster with its own Argo CD is named <app>--<cluster>, and chart names are DNS labels
       const chart = perClusterChartId(app, c.name);
-      problems.check(`output chart for cluster "${c.name}"`, chart, dns1123LabelProblem(chart), 'shorten the app or cluster name');
+      problems.check(`output chart for cluster ${show(c.name)}`, chart, dns1123LabelProblem(chart), 'shorten the app or cluster name');
     }
   }
 }

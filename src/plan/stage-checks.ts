@@ -2,7 +2,7 @@ import { ReleasePlan } from './release-plan';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
 import { duplicates } from '../util/collections';
-import { ProblemList } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
 import { Verification } from '../verification/verification';
 
@@ -16,8 +16,8 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
   const byStage = new Map<string, Verification[]>();
   for (const name of Object.keys(perStage)) {
     if (!stages.some(s => s.name === name)) {
-      problems.add(`stageVerification names stage "${name}", which pipeline '${pipelineName}' does not have; `
-        + `use one of ${stages.map(s => `"${s.name}"`).join(', ')}`);
+      problems.add(`stageVerification names stage ${show(name)}, which pipeline '${pipelineName}' does not have; `
+        + `use one of ${stages.map(s => show(s.name)).join(', ')}`);
     }
   }
   for (const p of verificationProblems(everyStage)) problems.add(`verification: ${p}`);
@@ -26,17 +26,17 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
     if (stage.controlFlow) {
       // a control-flow Stage runs no checks: Kargo marks Freight verified there once it is available
       if (own.length > 0) {
-        problems.add(`stageVerification names control-flow stage "${stage.name}", which runs no checks; `
+        problems.add(`stageVerification names control-flow stage ${show(stage.name)}, which runs no checks; `
           + 'put the checks on the stages before or after it');
       }
       byStage.set(stage.name, []);
       continue;
     }
-    for (const p of verificationProblems(own)) problems.add(`stageVerification["${stage.name}"]: ${p}`);
+    for (const p of verificationProblems(own)) problems.add(`stageVerification[${show(stage.name)}]: ${p}`);
     const all = [...stage.verification, ...everyStage, ...own];
     const dup = duplicates(all.map(c => c.name));
     if (dup.length > 0) {
-      problems.add(`stage "${stage.name}" has several checks named ${dup.map(d => `"${d}"`).join(', ')} (from the pipeline and the app); `
+      problems.add(`stage ${show(stage.name)} has several checks named ${dup.map(d => show(d)).join(', ')} (from the pipeline and the app); `
         + 'give each check a unique name');
     }
     byStage.set(stage.name, all);
@@ -64,11 +64,11 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         namespace: stage.namespace,
         clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
       });
-      r.problems.forEach(p => problems.add(`stage "${wave.kargoStage}" verification: ${p}`));
+      r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
       // all templates of an app share the project namespace
       for (const t of r.templates) {
         const owner = templateOwners.get(t.name);
-        if (owner) problems.add(`AnalysisTemplate name "${t.name}" is generated for both stage "${owner}" and stage "${wave.kargoStage}"; rename one of the checks`);
+        if (owner) problems.add(`AnalysisTemplate name ${show(t.name)} is generated for both stage ${show(owner)} and stage ${show(wave.kargoStage)}; rename one of the checks`);
         templateOwners.set(t.name, wave.kargoStage);
       }
       rendered.set(wave.kargoStage, r);

@@ -1,5 +1,6 @@
 import { Cluster } from '../fleet/cluster';
 import { WaveStrategy, Waves } from '../pipeline/waves';
+import { show } from '../util/errors';
 
 /**
  * The clusters of one wave, before naming.
@@ -35,7 +36,7 @@ function byLabel(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: n
   const problems: string[] = [];
   const unlabeled = clusters.filter(c => !waves.labelValues.includes(c.labels[key]));
   if (unlabeled.length > 0) {
-    problems.push(`stage "${stage}" waves by label "${key}" (${waves.labelValues.join(', ')}) cannot place cluster(s) `
+    problems.push(`stage ${show(stage)} waves by label ${show(key)} (${waves.labelValues.join(', ')}) cannot place cluster(s) `
       + `${unlabeled.map(c => `${c.name} (${key}=${c.labels[key] ?? '<unset>'})`).join(', ')}; `
       + 'label every cluster of the stage with one of the wave values');
   }
@@ -107,7 +108,7 @@ function withinBudget(stage: string, groups: WaveGroup[], maxPerWave: number, to
   for (const g of groups) {
     if (g.clusters.length > maxPerWave) {
       const needed = Math.ceil(total / maxPerWave);
-      problems.push(`stage "${stage}" wave "${g.name}" has ${g.clusters.length} clusters but the wave budget allows ${maxPerWave}; `
+      problems.push(`stage ${show(stage)} wave ${show(g.name)} has ${g.clusters.length} clusters but the wave budget allows ${maxPerWave}; `
         + `split the stage into at least ${needed} waves (e.g. Waves.byCount(${needed})) or raise the budget`);
     }
   }

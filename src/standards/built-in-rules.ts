@@ -4,6 +4,7 @@ import { ImageSelectionStrategy } from '../artifact/versioning';
 import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
 import { stageApplicationName, stagesByCluster } from '../plan/release-plan';
+import { describe, show } from '../util/errors';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
 export interface AllowedRegistriesOptions {
@@ -51,7 +52,8 @@ export class StandardsRules {
       const problems: string[] = [];
       if (!app.owner.team) problems.push('no owner team; set owner.team');
       if (!CONTACT.test(app.owner.contact ?? '')) {
-        problems.push(`owner contact ${JSON.stringify(app.owner.contact)} is not a channel (#name), handle (@name), e-mail address or URL; set owner.contact to where on-call can be reached`);
+        problems.push(describe('owner contact', app.owner.contact, 'is not a channel (#name), handle (@name), e-mail address or URL',
+          'set owner.contact to where on-call can be reached'));
       }
       return problems;
     });
@@ -61,14 +63,14 @@ export class StandardsRules {
   public static prodVerification(): IStandardsRule {
     return rule('prod-verification', 'production stages verify every release', app =>
       app.plan.stages.filter(s => s.production && s.verification.length === 0).map(s =>
-        `production stage "${s.name}" has no verification; add a check with verification or stageVerification (e.g. Verification.http())`));
+        `production stage ${show(s.name)} has no verification; add a check with verification or stageVerification (e.g. Verification.http())`));
   }
 
   /** `prod-gate`: promotion into a production stage needs a person (manual or pull request). */
   public static prodGate(): IStandardsRule {
     return rule('prod-gate', 'production stages are gated by a manual approval or a pull request', app =>
       app.plan.stages.filter(s => s.production && s.approval === 'automatic').map(s =>
-        `production stage "${s.name}" promotes automatically; use Approval.manual() or Approval.pullRequest() on the pipeline stage`));
+        `production stage ${show(s.name)} promotes automatically; use Approval.manual() or Approval.pullRequest() on the pipeline stage`));
   }
 
   /** `allowed-registries`: images only from the given registries. */
@@ -86,7 +88,7 @@ export class StandardsRules {
       if (gated.length === 0) return [];
       return app.artifacts
         .filter(a => a.kind === ArtifactKind.IMAGE && a.imageOptions.versioning?.strategy === ImageSelectionStrategy.DIGEST)
-        .map(a => `image ${a.repoUrl} follows the mutable tag "${a.imageOptions.versioning!.constraint}" into gated stage(s) ${gated.join(', ')}; `
+        .map(a => `image ${a.repoUrl} follows the mutable tag ${show(a.imageOptions.versioning!.constraint)} into gated stage(s) ${gated.join(', ')}; `
           + 'use Versioning.semver() with immutable version tags');
     });
   }
@@ -103,7 +105,7 @@ export class StandardsRules {
         for (const [wave, count] of byWave) {
           const percent = (100 * count) / total;
           if (percent > options.percent) {
-            problems.push(`stage "${stage.name}" wave "${wave}" holds ${count} of ${total} clusters (${Math.round(percent)}%), more than ${options.percent}%; `
+            problems.push(`stage ${show(stage.name)} wave ${show(wave)} holds ${count} of ${total} clusters (${Math.round(percent)}%), more than ${options.percent}%; `
               + 'split the stage into more waves (Waves.byPercentage() or more ring labels)');
           }
         }
@@ -126,7 +128,7 @@ export class StandardsRules {
     return rule('name-length', `app names up to ${maxApp} characters, Application names up to ${maxApplication}`, app => {
       const problems: string[] = [];
       if (app.appName.length > maxApp) {
-        problems.push(`app name "${app.appName}" has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
+        problems.push(`app name ${show(app.appName)} has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
       const byCluster = stagesByCluster(app.plan.stages);
       for (const c of app.plan.clusters) {
@@ -134,7 +136,7 @@ export class StandardsRules {
           const name = stageApplicationName(app.plan, s, c);
           if (name.length > maxApplication) {
             const parts = name === applicationName(app.appName, c) ? 'app or cluster name' : 'app, stage or cluster name';
-            problems.push(`Application name "${name}" has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
+            problems.push(`Application name ${show(name)} has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
           }
         }
       }

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { StandardsRules } from './built-in-rules';
 import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
-import { fail } from '../util/errors';
+import { fail, show } from '../util/errors';
 
 /**
  * Properties for `PlatformStandards`.
@@ -125,7 +125,7 @@ export class PlatformStandards extends Construct {
             app: app.appName,
             ruleId,
             severity: RuleSeverity.ERROR,
-            message: `exemption names rule "${ruleId}", which these standards do not have; use one of ${this._rules.map(r => r.id).join(', ')}`,
+            message: `exemption names rule ${show(ruleId)}, which these standards do not have; use one of ${this._rules.map(r => r.id).join(', ')}`,
           });
         }
       }

@@ -1,6 +1,8 @@
 // "Did you mean": the known value nearest to a misspelt one, so a typo fails with its fix
 // instead of silently becoming a new value.
 
+import { show } from './errors';
+
 /** The candidate within a third of the word's length in edits, if one is. @internal */
 export function closestOf(word: string, candidates: string[]): string | undefined {
   let best: string | undefined;
@@ -23,8 +25,8 @@ export function closestOf(word: string, candidates: string[]): string | undefine
 export function didYouMean(word: string, known: string[]): string {
   const closest = closestOf(`${word}`.toLowerCase(), known);
   return closest !== undefined
-    ? `did you mean ${JSON.stringify(closest)}?`
-    : `use one of ${known.map(k => JSON.stringify(k)).join(', ')}`;
+    ? `did you mean ${show(closest)}?`
+    : `use one of ${known.map(show).join(', ')}`;
 }
 
 /** Levenshtein distance, with a swap of two neighbours counting as one edit. @internal */

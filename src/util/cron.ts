@@ -5,6 +5,8 @@
  * command line, so both accept exactly the same schedules.
  */
 
+import { show } from './errors';
+
 const DESCRIPTORS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
@@ -44,7 +46,7 @@ export class CronSchedule {
     const text = DESCRIPTORS[schedule.trim().toLowerCase()] ?? schedule.trim();
     const fields = text.split(/\s+/);
     if (fields.length !== 5) {
-      throw new Error(`cron schedule "${schedule}" must have 5 fields (minute hour day-of-month month day-of-week), has ${fields.length}`);
+      throw new Error(`cron schedule ${show(schedule)} must have 5 fields (minute hour day-of-month month day-of-week), has ${fields.length}`);
     }
     const [minute, hour, dom, month, dow] = fields;
     return new CronSchedule(
@@ -90,11 +92,11 @@ function parseField(schedule: string, field: string, min: number, max: number, n
     const named = names.indexOf(text.toLowerCase());
     if (named >= 0) return named + nameBase;
     if (!/^\d+$/.test(text)) {
-      throw new Error(`cron schedule "${schedule}": "${field}" is not a number, range or name`);
+      throw new Error(`cron schedule ${show(schedule)}: ${show(field)} is not a number, range or name`);
     }
     const n = Number(text);
     if (n < min || n > max) {
-      throw new Error(`cron schedule "${schedule}": ${n} in "${field}" is outside ${min}-${max}`);
+      throw new Error(`cron schedule ${show(schedule)}: ${n} in ${show(field)} is outside ${min}-${max}`);
     }
     return n;
   };
@@ -102,7 +104,7 @@ function parseField(schedule: string, field: string, min: number, max: number, n
     const [range, stepText] = part.split('/');
     const step = stepText === undefined ? 1 : Number(stepText);
     if (!Number.isInteger(step) || step < 1) {
-      throw new Error(`cron schedule "${schedule}": step "${stepText}" in "${field}" is not a positive number`);
+      throw new Error(`cron schedule ${show(schedule)}: step ${show(stepText)} in ${show(field)} is not a positive number`);
     }
     let lo: number;
     let hi: number;
@@ -116,7 +118,7 @@ function parseField(schedule: string, field: string, min: number, max: number, n
       hi = stepText === undefined ? lo : max;
     }
     if (lo > hi) {
-      throw new Error(`cron schedule "${schedule}": range "${range}" in "${field}" runs backwards`);
+      throw new Error(`cron schedule ${show(schedule)}: range ${show(range)} in ${show(field)} runs backwards`);
     }
     for (let n = lo; n <= hi; n += step) values.add(n);
   }

@@ -68,8 +68,11 @@ export function userError(message: string): Error {
 export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === undefined) return 'nothing';
+  // JSON has no NaN or Infinity: it would print them as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
-    return JSON.stringify(value);
+    // a function or a symbol has no JSON form (and a function's source does not belong in a message)
+    return JSON.stringify(value) ?? `a ${typeof value}`;
   } catch {
     return String(value);
   }

@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import { fail } from './errors';
 
 const registries = new WeakMap<IConstruct, Map<string, string>>();
 
@@ -34,6 +35,6 @@ export const OUTPUT_CHART = 'output chart';
 export function claimChartId(scope: IConstruct, id: string, owner: string): void {
   const holder = claimName(scope, OUTPUT_CHART, id, owner);
   if (holder) {
-    throw new Error(`${owner}: construct id is already the output chart of ${holder}, got "${id}"; give it an id no other chart uses`);
+    fail(owner, 'construct id', id, `is already the output chart of ${holder}`, 'give it an id no other chart uses');
   }
 }

@@ -3,6 +3,8 @@
  * (k8s.io/apimachinery/pkg/util/validation).
  */
 
+import { show } from './errors';
+
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -46,7 +48,7 @@ export function labelKeyProblem(key: string): string | undefined {
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   if (prefix !== undefined) {
     const p = dns1123SubdomainProblem(prefix);
-    if (p) return `prefix "${prefix}" ${p}`;
+    if (p) return `prefix ${show(prefix)} ${p}`;
   }
   if (name.length === 0) return 'name part must not be empty';
   if (name.length > 63) return `name part must be at most 63 characters (it has ${name.length})`;

@@ -3,6 +3,7 @@ import { VerificationKind, VerificationOptions } from './check-options';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
 import { toGoDuration } from '../util/duration';
+import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { urlDefect } from '../util/urls';
 
@@ -75,7 +76,7 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
   problems: string[]): CommonOptions {
   const name = options?.name ?? kind;
   const nameProblem = dns1123LabelProblem(`${name}`);
-  if (nameProblem) problems.push(`${kind} check name ${nameProblem}, got ${JSON.stringify(name)}; use e.g. "health"`);
+  if (nameProblem) problems.push(describe(`${kind} check name`, name, nameProblem, 'use e.g. "health"'));
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, true);
@@ -83,12 +84,12 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
   }
   const count = options?.count ?? defaults.count;
   const countOk = Number.isInteger(count) && count >= 1;
-  if (!countOk) problems.push(`${kind} count must be a whole number of at least 1, got ${count}`);
+  if (!countOk) problems.push(describe(`${kind} count`, count, 'must be a whole number of at least 1'));
   const failureLimit = options?.failureLimit ?? defaults.failureLimit;
   if (!(Number.isInteger(failureLimit) && failureLimit >= 0)) {
-    problems.push(`${kind} failureLimit must be a whole number of at least 0, got ${failureLimit}`);
+    problems.push(describe(`${kind} failureLimit`, failureLimit, 'must be a whole number of at least 0'));
   } else if (countOk && failureLimit >= count) {
-    problems.push(`${kind} failureLimit must be less than count (${count}), got ${failureLimit}; otherwise the check can never fail`);
+    problems.push(describe(`${kind} failureLimit`, failureLimit, `must be less than count (${count})`, 'otherwise the check can never fail'));
   }
   const interval = seconds(problems, `${kind} interval`, options?.interval ?? DEFAULT_INTERVAL);
   const initialDelay = seconds(problems, `${kind} initialDelay`, options?.initialDelay);
@@ -110,10 +111,10 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
 /** @internal */
 export function checkArgName(problems: string[], name: string, generated: boolean) {
   if (!ARG_NAME.test(name)) {
-    problems.push(`arg name must start with a letter and consist of letters, digits, '_' and '-', got ${JSON.stringify(name)}`);
+    problems.push(describe('arg name', name, "must start with a letter and consist of letters, digits, '_' and '-'"));
   }
   if (generated && BUILT_IN_ARGS[name] !== undefined) {
-    problems.push(`arg name "${name}" is built in ({{args.${name}}} is always the Kargo ${name}); remove it from args, or pick another name`);
+    problems.push(`arg name ${show(name)} is built in ({{args.${name}}} is always the Kargo ${name}); remove it from args, or pick another name`);
   }
 }
 
@@ -121,8 +122,8 @@ export function checkArgName(problems: string[], name: string, generated: boolea
 export function checkHeaders(problems: string[], kind: string, headers: Array<[string, string]>, common: CommonOptions): string[] {
   const refs: string[] = [];
   for (const [key, value] of headers) {
-    const field = `${kind} header "${key}"`;
-    if (!HEADER_NAME.test(key)) problems.push(`${kind} header name is not a valid HTTP header name, got ${JSON.stringify(key)}`);
+    const field = `${kind} header ${show(key)}`;
+    if (!HEADER_NAME.test(key)) problems.push(describe(`${kind} header name`, key, 'is not a valid HTTP header name'));
     const looksSecret = SECRET_LOOKING_HEADER.test(key) || CREDENTIAL_VALUE.test(value);
     const reference = SECRET_REFERENCE.exec(value)?.[1];
     if (looksSecret && !(reference !== undefined && common.args[reference]?.isSecret)) {
@@ -169,7 +170,7 @@ export function checkUrl(problems: string[], field: string, url: string) {
   const probe = fillPlaceholders(replaceRolloutsTags(url, 'x'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));
   const defect = urlDefect(probe, { schemes: ['http:', 'https:'] });
   if (defect === 'not-a-url' || defect === 'scheme') {
-    problems.push(`${field} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+    problems.push(describe(field, url, 'must be an http:// or https:// URL'));
   } else if (defect === 'credentials') {
     problems.push(`${field} must not carry credentials, got a URL with user info; use a header with a VerificationArg.fromSecret() arg`);
   }
@@ -180,7 +181,7 @@ export function seconds(problems: string[], field: string, duration: Duration | 
   if (duration === undefined) return undefined;
   const ms = typeof duration?.toMilliseconds === 'function' ? duration.toMilliseconds() : NaN;
   if (!(Number.isFinite(ms) && ms > 0 && ms % 1000 === 0)) {
-    problems.push(`${field} must be a positive whole number of seconds, got ${Number.isFinite(ms) ? `${ms / 1000}s` : String(duration)}; use e.g. Duration.seconds(30)`);
+    problems.push(describe(field, Number.isFinite(ms) ? `${ms / 1000}s` : String(duration), 'must be a positive whole number of seconds', 'use e.g. Duration.seconds(30)'));
     return undefined;
   }
   return ms / 1000;

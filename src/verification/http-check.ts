@@ -4,6 +4,7 @@ import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, Metri
 import { jobSafeMetricName } from './job-names';
 import { JSON_GUARD_IMAGE, jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
+import { describe, show } from '../util/errors';
 
 /**
  * The HTTP method of an HTTP check (the methods the Argo Rollouts web provider supports).
@@ -112,7 +113,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   refs.push(...publicUrl(problems, 'http url', url, common, 'error messages and logs show the url'));
   const method = options?.method ?? HttpMethod.GET;
   if (!Object.values(HttpMethod).includes(method)) {
-    problems.push(`http method must be GET, POST or PUT, got ${JSON.stringify(method)}`);
+    problems.push(describe('http method', method, 'must be GET, POST or PUT'));
   }
   const body = options?.body;
   if (body !== undefined) {
@@ -125,15 +126,15 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   refs.push(...checkHeaders(problems, 'http', headers, common));
   const jsonPath = options?.jsonPath ?? '{$}';
   if (!/^\{[\s\S]*\}$/.test(jsonPath)) {
-    problems.push(`http jsonPath must be a Kubernetes JSONPath in braces, got ${JSON.stringify(jsonPath)}; use e.g. "{$.status}"`);
+    problems.push(describe('http jsonPath', jsonPath, 'must be a Kubernetes JSONPath in braces', 'use e.g. "{$.status}"'));
   }
   refs.push(...checkText(problems, 'http jsonPath', jsonPath, common.declared));
   const condition = options?.successCondition;
   if (condition !== undefined) {
-    if (`${condition}`.trim() === '') problems.push('http successCondition must not be empty, got ""; omit it to accept every 2xx answer');
+    if (`${condition}`.trim() === '') problems.push(describe('http successCondition', condition, 'must not be empty', 'omit it to accept every 2xx answer'));
     refs.push(...checkText(problems, 'http successCondition', `${condition}`, common.declared));
   } else if (options?.jsonPath !== undefined) {
-    problems.push(`http jsonPath ${JSON.stringify(options.jsonPath)} is given without a successCondition, so it checks nothing; add e.g. successCondition: "result == 'UP'"`);
+    problems.push(`http jsonPath ${show(options.jsonPath)} is given without a successCondition, so it checks nothing; add e.g. successCondition: "result == 'UP'"`);
   }
   const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
@@ -141,8 +142,8 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const image = options?.jsonGuardImage;
   if (image !== undefined && (!requireJson || `${image}`.trim() === '' || /\s/.test(`${image}`))) {
     problems.push(requireJson
-      ? `http jsonGuardImage must be an image reference without spaces, got ${JSON.stringify(image)}; use e.g. "registry.acme.internal/library/node:22-alpine"`
-      : `http jsonGuardImage is given but the check has no JSON guard, got ${JSON.stringify(image)}; remove it, or set a successCondition`);
+      ? describe('http jsonGuardImage', image, 'must be an image reference without spaces', 'use e.g. "registry.acme.internal/library/node:22-alpine"')
+      : describe('http jsonGuardImage', image, 'is given but the check has no JSON guard', 'remove it, or set a successCondition'));
   }
   const guard = requireJson ? {
     name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),

@@ -5,7 +5,7 @@ import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
-import { cdk8sProblem } from '../util/errors';
+import { cdk8sProblem, describe } from '../util/errors';
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|_KEY$|^KEY$)/i;
@@ -67,7 +67,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const texts: string[] = [];
   const image = `${options?.image ?? ''}`;
   if (image.trim() === '' || /\s/.test(image)) {
-    problems.push(`job image must be an image reference without spaces, got ${JSON.stringify(options?.image)}; use e.g. "ghcr.io/acme/smoke-tests:1.4.0"`);
+    problems.push(describe('job image', options?.image, 'must be an image reference without spaces', 'use e.g. "ghcr.io/acme/smoke-tests:1.4.0"'));
   }
   const imageRefs = publicText(problems, 'job image', image, common, 'the image reference is public');
   refs.push(...imageRefs);
@@ -83,13 +83,13 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const env = jobEnv(problems, options?.env, common, refs, texts);
   const backoffLimit = options?.backoffLimit ?? 0;
   if (!(Number.isInteger(backoffLimit) && backoffLimit >= 0)) {
-    problems.push(`job backoffLimit must be a whole number of at least 0, got ${backoffLimit}`);
+    problems.push(describe('job backoffLimit', backoffLimit, 'must be a whole number of at least 0'));
   }
   const activeDeadline = options?.activeDeadline ?? Duration.minutes(10);
   seconds(problems, 'job activeDeadline', activeDeadline);
   const user = options?.user ?? DEFAULT_JOB_USER;
   if (!(Number.isInteger(user) && user > 0)) {
-    problems.push(`job user must be a whole number above 0 (not root), got ${user}; use e.g. 65532`);
+    problems.push(describe('job user', user, 'must be a whole number above 0 (not root)', 'use e.g. 65532'));
   }
   const resources = options?.resources ?? DEFAULT_JOB_RESOURCES;
   if (problems.length === 0) problems.push(...trialRender({ image, env: [], backoffLimit, activeDeadline, user, resources, labels: {} }));
@@ -138,7 +138,7 @@ function jobEnv(problems: string[], envOptions: Record<string, string> | undefin
   for (const [name, value] of entries(envOptions)) {
     const field = `job env ${name}`;
     if (!ENV_NAME.test(name)) {
-      problems.push(`job env name must consist of letters, digits, '_', '-' or '.', and not start with a digit, got ${JSON.stringify(name)}`);
+      problems.push(describe('job env name', name, "must consist of letters, digits, '_', '-' or '.', and not start with a digit"));
     }
     const whole = WHOLE_ARG_REFERENCE.exec(value);
     const secretArg = whole ? common.args[whole[1]] : undefined;

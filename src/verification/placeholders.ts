@@ -11,6 +11,7 @@
  */
 
 import { CLUSTER_VARIABLES } from '../contracts/cluster-variables';
+import { describe } from '../util/errors';
 
 /** Placeholders whose value differs between the clusters of one wave. @internal */
 export const CLUSTER_PLACEHOLDERS = CLUSTER_VARIABLES;
@@ -76,19 +77,20 @@ export function rolloutsTagsIn(text: string): RolloutsTags {
  * @internal
  */
 export function checkText(problems: string[], field: string, text: string, declared: Set<string>): string[] {
-  const shown = JSON.stringify(text);
   for (const name of new Set(synthPlaceholdersIn(text))) {
     if (!SYNTH_PLACEHOLDERS.includes(name)) {
-      problems.push(`${field} uses unknown placeholder {${name}}, got ${shown}; use one of ${SYNTH_PLACEHOLDERS.map(p => `{${p}}`).join(', ')}, or {{args.${name}}} for an argument`);
+      problems.push(describe(field, text, `uses unknown placeholder {${name}}`,
+        `use one of ${SYNTH_PLACEHOLDERS.map(p => `{${p}}`).join(', ')}, or {{args.${name}}} for an argument`));
     }
   }
   if (text.includes('${{') || text.includes('${%')) {
-    problems.push(`${field} holds a Kargo expression, got ${shown}; Kargo does not evaluate checks: declare an arg with VerificationArg.expression() and reference it as {{args.<name>}}`);
+    problems.push(describe(field, text, 'holds a Kargo expression',
+      'Kargo does not evaluate checks: declare an arg with VerificationArg.expression() and reference it as {{args.<name>}}'));
   }
   const tags = rolloutsTagsIn(text);
   for (const tag of new Set(tags.other)) {
     const hint = SYNTH_PLACEHOLDERS.includes(tag) ? `{${tag}} (filled at synth)` : `{{args.${tag.replace(/^\.+/, '')}}}`;
-    problems.push(`${field} uses {{${tag}}}, which Argo Rollouts cannot resolve, got ${shown}; only {{args.<name>}} references are allowed, did you mean ${hint}?`);
+    problems.push(describe(field, text, `uses {{${tag}}}, which Argo Rollouts cannot resolve`, `only {{args.<name>}} references are allowed, did you mean ${hint}?`));
   }
   const referenced: string[] = [];
   for (const name of new Set(tags.args)) {
@@ -96,8 +98,8 @@ export function checkText(problems: string[], field: string, text: string, decla
       referenced.push(name);
     } else {
       const known = [...declared, ...Object.keys(BUILT_IN_ARGS)].sort();
-      problems.push(`${field} references an undeclared argument {{args.${name}}}, got ${shown}; `
-        + `declare it in args (e.g. args: { '${name}': VerificationArg.value('...') }); declared: ${known.join(', ')}`);
+      problems.push(describe(field, text, `references an undeclared argument {{args.${name}}}`,
+        `declare it in args (e.g. args: { '${name}': VerificationArg.value('...') }); declared: ${known.join(', ')}`));
     }
   }
   return referenced;

@@ -2,6 +2,7 @@ import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
 import { checkText, usesClusterPlaceholder } from './placeholders';
+import { describe, show } from '../util/errors';
 
 /**
  * How a Prometheus result is compared with a threshold.
@@ -78,7 +79,8 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   refs.push(...publicUrl(problems, 'prometheus address', address, common, 'error messages and logs show the address'));
   const query = `${options?.query ?? ''}`;
   if (query.trim() === '') {
-    problems.push('prometheus query must not be empty, got ""; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))');
+    problems.push(describe('prometheus query', options?.query, 'must not be empty',
+      'give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))'));
   }
   const queryRefs = publicText(problems, 'prometheus query', query, common, 'error messages and logs show the query');
   refs.push(...queryRefs);
@@ -111,9 +113,9 @@ function prometheusCondition(problems: string[], options: PrometheusVerification
   const condition = options?.successCondition;
   if (condition !== undefined) {
     if (threshold !== undefined || comparison !== undefined) {
-      problems.push(`prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition ${JSON.stringify(condition)}, threshold ${threshold}); keep one`);
+      problems.push(`prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition ${show(condition)}, threshold ${show(threshold)}); keep one`);
     }
-    if (`${condition}`.trim() === '') problems.push('prometheus successCondition must not be empty, got ""; use e.g. "result[0] < 0.01"');
+    if (`${condition}`.trim() === '') problems.push(describe('prometheus successCondition', condition, 'must not be empty', 'use e.g. "result[0] < 0.01"'));
     return `${condition}`;
   }
   if (threshold === undefined && comparison === undefined) {
@@ -122,11 +124,11 @@ function prometheusCondition(problems: string[], options: PrometheusVerification
     return undefined;
   }
   if (threshold === undefined || typeof threshold !== 'number' || !Number.isFinite(threshold)) {
-    problems.push(`prometheus threshold must be a finite number, got ${threshold}; give it with the comparison`);
+    problems.push(describe('prometheus threshold', threshold, 'must be a finite number', 'give it with the comparison'));
     return undefined;
   }
   if (comparison === undefined || !Object.values(Comparison).includes(comparison)) {
-    problems.push(`prometheus threshold ${threshold} needs a comparison, got ${JSON.stringify(comparison)}; e.g. comparison: Comparison.LESS_THAN`);
+    problems.push(describe(`prometheus threshold ${show(threshold)}`, comparison, 'needs a comparison', 'e.g. comparison: Comparison.LESS_THAN'));
     return undefined;
   }
   return `result[0] ${comparison} ${threshold}`;

@@ -6,6 +6,7 @@ import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { compact, duplicates } from '../util/collections';
+import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 /** A cluster a Kargo Stage deploys to, as the placeholders of a check see it. @internal */
@@ -86,10 +87,10 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     const templateName = `${ctx.kargoStage}-${check.name}`;
     const nameProblem = dns1123SubdomainProblem(templateName);
     if (nameProblem) {
-      problems.push(`verification "${check.name}" AnalysisTemplate name ${nameProblem}, got "${templateName}"; shorten the check name`);
+      problems.push(describe(`verification ${show(check.name)} AnalysisTemplate name`, templateName, nameProblem, 'shorten the check name'));
     }
     if (check._perCluster && ctx.clusters.length === 0) {
-      problems.push(`verification "${check.name}" uses per-cluster placeholders but Stage "${ctx.kargoStage}" has no clusters`);
+      problems.push(`verification ${show(check.name)} uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`);
       continue;
     }
     const metrics: any[] = [];
@@ -102,7 +103,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);
         if (owner !== undefined) {
-          problems.push(`verification "${check.name}" metric name "${metric.name}" is also a metric of "${owner}"; `
+          problems.push(`verification ${show(check.name)} metric name ${show(metric.name)} is also a metric of ${show(owner)}; `
             + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
         }
         metricOwners.set(metric.name, check.name);
@@ -125,7 +126,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
-      problems.push(`verification template "${check.name}" has the name of a template generated for Stage "${ctx.kargoStage}"; rename the existing template or the generated check`);
+      problems.push(`verification template ${show(check.name)} has the name of a template generated for Stage ${show(ctx.kargoStage)}; rename the existing template or the generated check`);
     }
   }
   const { uses } = argUses(checks, stageValues);
@@ -151,10 +152,10 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
 export function verificationProblems(checks: Verification[]): string[] {
   const problems: string[] = [];
   for (const check of checks) {
-    for (const p of check._problems) problems.push(`verification "${check.name}": ${p}`);
+    for (const p of check._problems) problems.push(`verification ${show(check.name)}: ${p}`);
   }
   for (const name of duplicates(checks.map(c => c.name))) {
-    problems.push(`verification names must be unique, got "${name}" more than once; give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`);
+    problems.push(`verification names must be unique, got ${show(name)} more than once; give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`);
   }
   problems.push(...argUses(checks, {}).conflicts);
   return problems;
@@ -200,7 +201,7 @@ function argUses(checks: Verification[], values: Record<string, string>): { uses
       byName.set(use.name, use);
       uses.push(use);
     } else if (first.identity !== use.identity) {
-      conflicts.push(`args.${use.name} is passed with different values by verification "${first.check}" (${first.identity}) and "${use.check}" (${use.identity}); `
+      conflicts.push(`args.${use.name} is passed with different values by verification ${show(first.check)} (${first.identity}) and ${show(use.check)} (${use.identity}); `
         + 'the Stage passes one value per name to all its checks: rename the arg in one of them');
     }
   };
@@ -209,7 +210,7 @@ function argUses(checks: Verification[], values: Record<string, string>): { uses
     for (const name of names) {
       const arg = check._args[name];
       if (check.kind !== VerificationKind.TEMPLATE && BUILT_IN_ARGS[name] !== undefined && arg === undefined) {
-        add({ name, identity: `value ${JSON.stringify(BUILT_IN_ARGS[name])}`, kargoValue: BUILT_IN_ARGS[name], check: check.name });
+        add({ name, identity: `value ${show(BUILT_IN_ARGS[name])}`, kargoValue: BUILT_IN_ARGS[name], check: check.name });
       } else if (arg !== undefined) {
         const kargoValue = arg.isSecret ? undefined : fillPlaceholders(arg.kargoValue ?? '', values);
         add({ name, identity: argIdentity(arg), kargoValue, check: check.name });

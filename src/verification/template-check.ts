@@ -1,6 +1,7 @@
 import { VerificationKind } from './check-options';
 import { checkArgName, CheckParts } from './check-rules';
 import { VerificationArg } from './verification-arg';
+import { describe } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 /**
@@ -26,7 +27,7 @@ export function templateCheck(templateName: string, options: TemplateVerificatio
   const problems: string[] = [];
   const name = `${templateName ?? ''}`;
   const nameProblem = dns1123SubdomainProblem(name);
-  if (nameProblem) problems.push(`template name ${nameProblem}, got ${JSON.stringify(templateName)}`);
+  if (nameProblem) problems.push(describe('template name', templateName, nameProblem));
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, false);

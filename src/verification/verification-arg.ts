@@ -1,6 +1,7 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
 import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
 import { commitId, expr, imageTag } from '../contracts/expressions';
+import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -29,18 +30,18 @@ export class VerificationArg {
    */
   public static value(text: string): VerificationArg {
     const problems: string[] = [];
-    const shown = JSON.stringify(text);
     if (typeof text !== 'string' || text === '') {
-      problems.push(`arg value must not be empty, got ${shown}; Kargo drops empty args and the AnalysisRun then fails`);
+      problems.push(describe('arg value', text, 'must not be empty', 'Kargo drops empty args and the AnalysisRun then fails'));
     } else {
       if (text.includes('${{') || text.includes('${%')) {
-        problems.push(`arg value must be plain text, got ${shown}; use VerificationArg.expression() for a Kargo expression`);
+        problems.push(describe('arg value', text, 'must be plain text', 'use VerificationArg.expression() for a Kargo expression'));
       }
       for (const name of new Set(synthPlaceholdersIn(text))) {
         if (CLUSTER_PLACEHOLDERS.includes(name)) {
-          problems.push(`arg value uses {${name}}, got ${shown}; args are shared by every cluster of a wave, put {${name}} in the check's url, query or command instead`);
+          problems.push(describe('arg value', text, `uses {${name}}`,
+            `args are shared by every cluster of a wave, put {${name}} in the check's url, query or command instead`));
         } else if (!SYNTH_PLACEHOLDERS.includes(name)) {
-          problems.push(`arg value uses unknown placeholder {${name}}, got ${shown}; only {stage} and {namespace} are available in arg values`);
+          problems.push(describe('arg value', text, `uses unknown placeholder {${name}}`, 'only {stage} and {namespace} are available in arg values'));
         }
       }
     }
@@ -66,7 +67,7 @@ export class VerificationArg {
     const url = `${gitUrl}`.replace(/\/+$/, '');
     // a verification arg must evaluate to text: an all-digit commit ID would reach Rollouts as a number
     return new VerificationArg(commitId(url), undefined, undefined,
-      problem ? [`commit arg git url ${problem}, got ${JSON.stringify(gitUrl)}; use the https:// clone URL`] : [], { kind: ArtifactKind.GIT, repoUrl: url });
+      problem ? [describe('commit arg git url', gitUrl, problem, 'use the https:// clone URL')] : [], { kind: ArtifactKind.GIT, repoUrl: url });
   }
 
   /**
@@ -77,21 +78,21 @@ export class VerificationArg {
   public static expression(expression: string): VerificationArg {
     const problems: string[] = [];
     const text = `${expression ?? ''}`.trim();
-    const shown = JSON.stringify(expression);
     if (text === '') {
-      problems.push(`arg expression must not be empty, got ${shown}; use e.g. "ctx.stage"`);
+      problems.push(describe('arg expression', expression, 'must not be empty', 'use e.g. "ctx.stage"'));
     } else if (text.startsWith('${{') || text.startsWith('${%')) {
-      problems.push(`arg expression must be bare expr-lang without \${{ }}, got ${shown}; the delimiters are added for you`);
+      problems.push(describe('arg expression', expression, 'must be bare expr-lang without ${{ }}', 'the delimiters are added for you'));
     } else if (text.includes('}}')) {
-      problems.push(`arg expression must not contain "}}", got ${shown}; Kargo would end the expression there`);
+      problems.push(describe('arg expression', expression, 'must not contain "}}"', 'Kargo would end the expression there'));
     }
     if (/\boutputs\b/.test(text)) {
-      problems.push(`arg expression uses outputs, got ${shown}; promotion step outputs are not available to verification, only ctx.project, ctx.stage, vars and Freight functions`);
+      problems.push(describe('arg expression', expression, 'uses outputs',
+        'promotion step outputs are not available to verification, only ctx.project, ctx.stage, vars and Freight functions'));
     }
     const ctxField = /\bctx\.(\w+)/g;
     for (const m of text.matchAll(ctxField)) {
       if (m[1] !== 'project' && m[1] !== 'stage') {
-        problems.push(`arg expression uses ctx.${m[1]}, got ${shown}; verification only knows ctx.project and ctx.stage`);
+        problems.push(describe('arg expression', expression, `uses ctx.${m[1]}`, 'verification only knows ctx.project and ctx.stage'));
       }
     }
     return new VerificationArg(expr(`quote(${text})`), undefined, undefined, problems);
@@ -105,9 +106,9 @@ export class VerificationArg {
   public static fromSecret(secretName: string, key: string): VerificationArg {
     const problems: string[] = [];
     const nameProblem = dns1123SubdomainProblem(`${secretName ?? ''}`);
-    if (nameProblem) problems.push(`secret name ${nameProblem}, got ${JSON.stringify(secretName)}; name a Secret in the Kargo project namespace`);
+    if (nameProblem) problems.push(describe('secret name', secretName, nameProblem, 'name a Secret in the Kargo project namespace'));
     if (!SECRET_KEY.test(`${key ?? ''}`)) {
-      problems.push(`secret key must consist of letters, digits, '-', '_' or '.', got ${JSON.stringify(key)}`);
+      problems.push(describe('secret key', key, "must consist of letters, digits, '-', '_' or '.'"));
     }
     return new VerificationArg(undefined, secretName, key, problems);
   }
@@ -145,5 +146,5 @@ export interface ArgArtifact {
  * @internal
  */
 export function argIdentity(arg: VerificationArg): string {
-  return arg.isSecret ? `secret ${arg.secretName}/${arg.secretKey}` : `value ${JSON.stringify(arg.kargoValue)}`;
+  return arg.isSecret ? `secret ${arg.secretName}/${arg.secretKey}` : `value ${show(arg.kargoValue)}`;
 }

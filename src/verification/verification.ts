@@ -8,6 +8,7 @@ import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-che
 import { templateCheck, TemplateVerificationOptions } from './template-check';
 import { VerificationArg } from './verification-arg';
 import { compact } from '../util/collections';
+import { show } from '../util/errors';
 
 /**
  * A check that Kargo runs after promoting an app to a Stage, before the Freight counts as
@@ -92,7 +93,7 @@ export class Verification {
    * @internal
    */
   public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>): any[] {
-    if (!this.build || !this.timing) throw new Error(`verification "${this.name}" is a template reference and has no metric`);
+    if (!this.build || !this.timing) throw new Error(`verification ${show(this.name)} is a template reference and has no metric`);
     const t = this.timing;
     const fill = (text: string) => fillPlaceholders(text, values);
     const timed = (name: string, body: Record<string, unknown>) => compact({
