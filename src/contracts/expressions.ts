@@ -10,16 +10,27 @@ export function expr(expression: string): string {
   return `\${{ ${expression} }}`;
 }
 
+/**
+ * An expression as the whole value of a string field, kept text by `quote()`: Kargo turns an
+ * evaluated template that reads as a number or boolean into one (kargo v1.11.2
+ * `pkg/expressions/json_templates.go` `EvaluateTemplate`, which strips the quotes again), and its
+ * built-in steps then check the config against their schema (`validateAndConvert`). A Kubernetes
+ * version `1.31`, a tag `1.10`, a chart version `4.2`, a cluster named `123` or an all-digit
+ * commit id would otherwise fail it.
+ * @internal
+ */
+export function textExpr(expression: string): string {
+  return expr(`quote(${expression})`);
+}
+
 /** An expr-lang string literal. @internal */
 export function literal(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, '\\\'')}'`;
 }
 
 /*
- * A Freight value as the whole value of a field is passed through quote(): Kargo turns an
- * evaluated template that reads as a number into one (see textVariable), and tags (`1.10`), chart
- * versions (`4.2`) and, rarely, commit ids (all digits) can. Inside a longer text (a commit
- * message) the bare expression is used, as quote() would add visible quotes there.
+ * A Freight value as the whole value of a field goes through textExpr(); inside a longer text (a
+ * commit message) the bare expression is used, as quote() would add visible quotes there.
  */
 
 /** The bare expression of an image's tag in the Freight. @internal */
@@ -40,7 +51,7 @@ export function chartVersionOf(repoUrl: string, name: string | undefined): strin
 
 /** The tag of the image from the Freight being promoted, always as a string. @internal */
 export function imageTag(repoUrl: string): string {
-  return expr(`quote(${imageTagOf(repoUrl)})`);
+  return textExpr(imageTagOf(repoUrl));
 }
 
 /** The digest of the image from the Freight being promoted. @internal */
@@ -50,17 +61,22 @@ export function imageDigest(repoUrl: string): string {
 
 /** The commit of a Git repository from the Freight being promoted, always as a string. @internal */
 export function commitId(repoUrl: string): string {
-  return expr(`quote(${commitIdOf(repoUrl)})`);
+  return textExpr(commitIdOf(repoUrl));
 }
 
 /** The version of a Helm chart from the Freight being promoted, always as a string. @internal */
 export function chartVersion(repoUrl: string, name: string | undefined): string {
-  return expr(`quote(${chartVersionOf(repoUrl, name)})`);
+  return textExpr(chartVersionOf(repoUrl, name));
+}
+
+/** The bare expression of an output of an earlier step of the same promotion. @internal */
+export function outputOf(alias: string, path: string): string {
+  return `outputs[${literal(alias)}].${path}`;
 }
 
 /** An output of an earlier step of the same promotion. @internal */
 export function output(alias: string, path: string): string {
-  return expr(`outputs[${literal(alias)}].${path}`);
+  return expr(outputOf(alias, path));
 }
 
 /** A promotion variable, inside a longer text (a path). @internal */
@@ -68,13 +84,7 @@ export function variable(name: string): string {
   return expr(`vars.${name}`);
 }
 
-/**
- * A promotion variable as the whole value of a string field. Kargo turns an evaluated template
- * that reads as a number or boolean into one (kargo v1.11.2 `pkg/expressions/json_templates.go`
- * `EvaluateTemplate`), so a Kubernetes version `1.31`, or a cluster named `123`, would reach
- * the step as a number and fail its config schema; `quote()` keeps it text.
- * @internal
- */
+/** A promotion variable as the whole value of a string field (see textExpr). @internal */
 export function textVariable(name: string): string {
-  return expr(`quote(vars.${name})`);
+  return textExpr(`vars.${name}`);
 }

@@ -3,7 +3,7 @@ import { Artifact, ArtifactKind, chartDependencyRepository } from '../artifact/a
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
-import { chartVersion, chartVersionOf, commitId, commitIdOf, expr, imageDigest, imageTag, imageTagOf, output, textVariable, variable } from '../contracts/expressions';
+import { chartVersion, chartVersionOf, commitId, commitIdOf, expr, imageDigest, imageTag, imageTagOf, output, outputOf, textExpr, textVariable, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
@@ -203,10 +203,10 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       if: expr("status('open-pr') != 'Skipped'"),
       config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') },
     });
-    revision = expr("quote(outputs['wait-for-pr']?.commit ?? outputs['push'].commit)");
+    revision = textExpr(`outputs['wait-for-pr']?.commit ?? ${outputOf('push', 'commit')}`);
   } else {
     steps.push({ uses: 'git-push', as: 'push', config: { path: OUT } });
-    revision = expr("quote(outputs['push'].commit)");
+    revision = textExpr(outputOf('push', 'commit'));
   }
   steps.push({
     uses: 'argocd-update',
@@ -218,8 +218,7 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
       apps: [{
         namespace: wave.argoCdNamespace,
         selector: { matchLabels: applicationLabels(ctx.app, stage.name, wave.kargoStage) },
-        // quote(): an all-digit commit id would otherwise reach the step as a number and fail its
-        // schema (kargo v1.11.2 json_templates.go EvaluateTemplate; argocd_updater.go convert validates first)
+        // text: an all-digit commit id would otherwise fail the step's schema (argocd_updater.go convert)
         sources: [{ repoURL: ctx.releaseRepo, desiredRevision: revision }],
       }],
     },

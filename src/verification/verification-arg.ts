@@ -1,6 +1,6 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
 import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
-import { commitId, expr, imageTag } from '../contracts/expressions';
+import { commitId, imageTag, textExpr } from '../contracts/expressions';
 import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -95,7 +95,7 @@ export class VerificationArg {
         problems.push(describe('arg expression', expression, `uses ctx.${m[1]}`, 'verification only knows ctx.project and ctx.stage'));
       }
     }
-    return new VerificationArg(expr(`quote(${text})`), undefined, undefined, problems);
+    return new VerificationArg(textExpr(text), undefined, undefined, problems);
   }
 
   /**
