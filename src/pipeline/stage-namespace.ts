@@ -1,10 +1,9 @@
 import { didYouMean } from '../util/closest';
 import { dns1123LabelProblem } from '../util/names';
+import { fillPlaceholders, synthPlaceholdersIn } from '../verification/placeholders';
 
-/** The placeholders a stage's `namespace` pattern may use. @internal */
-export const NAMESPACE_PLACEHOLDERS = ['app', 'stage'];
-
-const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** The placeholders a stage's `namespace` pattern may use. */
+const NAMESPACE_PLACEHOLDERS = ['app', 'stage'];
 
 /**
  * The namespace a stage's pattern gives one app (`{app}-{stage}` for `checkout` in `test`:
@@ -12,7 +11,7 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
  * @internal
  */
 export function renderNamespace(pattern: string, app: string, stage: string): string {
-  return pattern.replace(PLACEHOLDER, (whole, name: string) => name === 'app' ? app : name === 'stage' ? stage : whole);
+  return fillPlaceholders(pattern, { app, stage });
 }
 
 /**
@@ -23,10 +22,9 @@ export function renderNamespace(pattern: string, app: string, stage: string): st
  */
 export function namespacePatternProblem(pattern: unknown, stage: string): [string, string] | undefined {
   if (typeof pattern !== 'string') return ['must be a string', "use a pattern such as '{app}-{stage}'"];
-  for (const m of pattern.matchAll(PLACEHOLDER)) {
-    if (!NAMESPACE_PLACEHOLDERS.includes(m[1])) {
-      return [`uses the unknown placeholder {${m[1]}}`, didYouMean(`{${m[1]}}`, NAMESPACE_PLACEHOLDERS.map(n => `{${n}}`))];
-    }
+  const unknown = synthPlaceholdersIn(pattern).find(name => !NAMESPACE_PLACEHOLDERS.includes(name));
+  if (unknown !== undefined) {
+    return [`uses the unknown placeholder {${unknown}}`, didYouMean(`{${unknown}}`, NAMESPACE_PLACEHOLDERS.map(n => `{${n}}`))];
   }
   const problem = dns1123LabelProblem(renderNamespace(pattern, 'a', stage));
   if (problem) return [`${problem} once {app} and {stage} are filled in`, "use a DNS-1123 label pattern such as '{app}-{stage}'"];
