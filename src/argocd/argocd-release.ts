@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
-import { applicationLabels, applicationName, authorizedStage } from '../contracts/release-names';
+import { applicationLabels, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease } from '../plan/app-release';
 import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
@@ -198,8 +198,7 @@ function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: 
   });
   for (const { stage, wave } of parts) {
     const name = stageApplicationName(plan, stage, cluster);
-    // the id of the Application of a stage in the app's namespace is kept, so its output does not change
-    new Application(scope, name === applicationName(plan.app, cluster) ? 'Application' : `Application-${stage.name}`, {
+    new Application(scope, `Application-${stage.name}`, {
       metadata: {
         name,
         namespace: wave.argoCdNamespace,

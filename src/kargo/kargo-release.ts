@@ -9,7 +9,7 @@ import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
 import { JoinKind } from '../pipeline/join';
 import { AppRelease } from '../plan/app-release';
-import { StagePlan, WavePlan } from '../plan/release-plan';
+import { hasOwnNamespace, StagePlan, WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
 
 /**
@@ -26,7 +26,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     source: release.source,
     artifacts: release.artifacts,
     destinationNamespace: plan.destinationNamespace,
-    stageNamespaces: plan.stages.some(s => s.namespace !== plan.destinationNamespace),
+    stageNamespaces: plan.stages.some(s => hasOwnNamespace(plan, s)),
     clusterApiVersions: [...release.clusters.values()].some(c => c.apiVersions.length > 0),
     clusters: release.clusters,
   };

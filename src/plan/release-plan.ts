@@ -109,6 +109,11 @@ export interface StagePlan {
   readonly syncTimeout: string;
 }
 
+/** Whether a stage deploys the app to a namespace other than the app's own. @internal */
+export function hasOwnNamespace(plan: Pick<ReleasePlan, 'destinationNamespace'>, stage: Pick<StagePlan, 'namespace'>): boolean {
+  return stage.namespace !== plan.destinationNamespace;
+}
+
 /**
  * The Argo CD Application of an app on one cluster of one stage. A stage with a namespace of its
  * own may share its clusters with other stages, so its Applications carry the stage's name; the
@@ -117,8 +122,7 @@ export interface StagePlan {
  */
 export function stageApplicationName(plan: Pick<ReleasePlan, 'app' | 'destinationNamespace'>, stage: Pick<StagePlan, 'name' | 'namespace'>,
   cluster: string): string {
-  const own = stage.namespace !== undefined && stage.namespace !== plan.destinationNamespace;
-  return applicationName(plan.app, cluster, own ? stage.name : undefined);
+  return applicationName(plan.app, cluster, hasOwnNamespace(plan, stage) ? stage.name : undefined);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { FreezeInput } from './freeze-plan';
-import { DEFAULT_SYNC_TIMEOUT, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
+import { DEFAULT_SYNC_TIMEOUT, hasOwnNamespace, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
 import { splitIntoWaves } from './wave-split';
-import { applicationName, applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
+import { applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { Cluster } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
@@ -341,7 +341,7 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
     const placedBy = byCluster.get(c.name) ?? [];
     for (const s of placedBy) {
       const appName = stageApplicationName({ app, destinationNamespace: input.destinationNamespace }, s, c.name);
-      const own = appName !== applicationName(app, c.name);
+      const own = hasOwnNamespace(input, s);
       const where = `cluster ${show(c.name)}${own ? ` in stage ${show(s.name)}` : ''}`;
       problems.check(`Application name for ${where}`, appName, dns1123SubdomainProblem(appName), `shorten the app${own ? ', stage' : ''} or cluster name`);
       const taken = applications.get(appName);

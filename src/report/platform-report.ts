@@ -5,7 +5,7 @@ import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
-import { ReleasePlan } from '../plan/release-plan';
+import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
@@ -130,6 +130,6 @@ function id(name: string): string {
 
 /** The stages with a namespace of their own, for the report's first line. */
 function stageNamespaces(plan: ReleasePlan): string {
-  const own = plan.stages.filter(s => s.namespace !== undefined && s.namespace !== plan.destinationNamespace);
+  const own = plan.stages.filter(s => hasOwnNamespace(plan, s));
   return own.length === 0 ? '' : ` (${own.map(s => `stage ${s.name} in \`${s.namespace}\``).join(', ')})`;
 }

@@ -1,9 +1,8 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
-import { applicationName } from '../contracts/release-names';
 import { IPlatformApp } from '../plan/planned-app';
-import { stageApplicationName, stagesByCluster } from '../plan/release-plan';
+import { hasOwnNamespace, stageApplicationName, stagesByCluster } from '../plan/release-plan';
 import { describe, show } from '../util/errors';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
@@ -135,7 +134,7 @@ export class StandardsRules {
         for (const s of byCluster.get(c) ?? []) {
           const name = stageApplicationName(app.plan, s, c);
           if (name.length > maxApplication) {
-            const parts = name === applicationName(app.appName, c) ? 'app or cluster name' : 'app, stage or cluster name';
+            const parts = hasOwnNamespace(app.plan, s) ? 'app, stage or cluster name' : 'app or cluster name';
             problems.push(`Application name ${show(name)} has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
           }
         }
