@@ -165,6 +165,11 @@ export function publicText(problems: string[], field: string, text: string, comm
 }
 
 /** @internal */
+/** Why a container image reference cannot be pulled as written, or undefined. */
+export function imageReferenceProblem(image: string): string | undefined {
+  return image.trim() === '' || /\s/.test(image) ? 'must be an image reference without spaces' : undefined;
+}
+
 export function checkUrl(problems: string[], field: string, url: string) {
   // Placeholders stand for host names and path segments: probe with a plain word in their place.
   const probe = fillPlaceholders(replaceRolloutsTags(url, 'x'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));

@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
-import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
+import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, imageReferenceProblem, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
 import { jobSafeMetricName } from './job-names';
 import { JSON_GUARD_IMAGE, jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
@@ -140,9 +140,10 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
   const requireJson = options?.requireJson ?? (condition !== undefined && `${condition}`.trim() !== 'true');
   const image = options?.jsonGuardImage;
-  if (image !== undefined && (!requireJson || `${image}`.trim() === '' || /\s/.test(`${image}`))) {
+  const imageProblem = image === undefined ? undefined : imageReferenceProblem(`${image}`);
+  if (image !== undefined && (!requireJson || imageProblem)) {
     problems.push(requireJson
-      ? describe('http jsonGuardImage', image, 'must be an image reference without spaces', 'use e.g. "registry.acme.internal/library/node:22-alpine"')
+      ? describe('http jsonGuardImage', image, imageProblem!, 'use e.g. "registry.acme.internal/library/node:22-alpine"')
       : describe('http jsonGuardImage', image, 'is given but the check has no JSON guard', 'remove it, or set a successCondition'));
   }
   const guard = requireJson ? {

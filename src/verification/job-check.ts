@@ -1,7 +1,10 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { VerificationKind, VerificationOptions } from './check-options';
-import { argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, generatedCheck, JOB_DEFAULTS, MetricBuilder, publicText, seconds } from './check-rules';
+import {
+  argNameFor, CheckParts, CommonOptions, commonOptions, credentialProblem, entries, generatedCheck, imageReferenceProblem, JOB_DEFAULTS,
+  MetricBuilder, publicText, seconds,
+} from './check-rules';
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
@@ -66,8 +69,9 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const refs: string[] = [];
   const texts: string[] = [];
   const image = `${options?.image ?? ''}`;
-  if (image.trim() === '' || /\s/.test(image)) {
-    problems.push(describe('job image', options?.image, 'must be an image reference without spaces', 'use e.g. "ghcr.io/acme/smoke-tests:1.4.0"'));
+  const imageProblem = imageReferenceProblem(image);
+  if (imageProblem) {
+    problems.push(describe('job image', options?.image, imageProblem, 'use e.g. "ghcr.io/acme/smoke-tests:1.4.0"'));
   }
   const imageRefs = publicText(problems, 'job image', image, common, 'the image reference is public');
   refs.push(...imageRefs);
