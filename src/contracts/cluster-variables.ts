@@ -23,8 +23,6 @@ export interface ClusterVariableSource {
   readonly accelerator: string;
   readonly tier: string;
   readonly kubernetesVersion?: string;
-  /** API versions beyond the built-in ones the cluster serves. */
-  readonly apiVersions?: string[];
 }
 
 /** The cluster variables of one cluster, by variable name. @internal */

@@ -273,7 +273,6 @@ export function clusterVariableSource(c: Cluster): ClusterVariableSource {
     accelerator: c.accelerator.name,
     tier: c.tier.name,
     kubernetesVersion: c.kubernetesVersion,
-    apiVersions: c.apiVersions,
   };
 }
 
