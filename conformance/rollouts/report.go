@@ -54,6 +54,14 @@ func (r *Report) add(f Finding) { r.Findings = append(r.Findings, f) }
 // write sorts findings (source, kind, namespace, name, path, code) and evaluations the same way so
 // that two runs print the same bytes.
 func (r *Report) write(w io.Writer) error {
+	r.sort()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func (r *Report) sort() {
 	sort.SliceStable(r.Findings, func(i, j int) bool {
 		a, b := r.Findings[i], r.Findings[j]
 		for _, p := range [][2]string{{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}, {a.Path, b.Path}, {a.Code, b.Code}, {a.Message, b.Message}} {
@@ -72,8 +80,4 @@ func (r *Report) write(w io.Writer) error {
 		}
 		return false
 	})
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
 }

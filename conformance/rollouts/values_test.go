@@ -22,6 +22,7 @@ func TestValues(t *testing.T) {
 	}
 	r := newReport()
 	checkValues("values.json", values, r)
+	r.sort()
 	var got []string
 	for _, f := range r.Findings {
 		got = append(got, f.Path+" "+f.Code)
