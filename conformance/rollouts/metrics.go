@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -63,29 +64,33 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 	outcomes := map[string]outcome{}
 	if text, ok := t.Metadata.Annotations[OutcomesAnnotation]; ok {
 		if err := json.Unmarshal([]byte(text), &outcomes); err != nil {
-			r.add(obj.finding("/metadata/annotations/"+escapePointer(OutcomesAnnotation), "metric-outcomes-unreadable", "encoding/json.Unmarshal", "annotation %s is not a json object of metric name to {noData, nan}: %v", OutcomesAnnotation, err))
+			r.add(obj.finding("/metadata/annotations/"+escapePointer(OutcomesAnnotation), "metric-outcomes-unreadable", "std@"+runtime.Version()+" encoding/json.Unmarshal", "annotation %s is not a json object of metric name to {noData, nan}: %v", OutcomesAnnotation, err))
 		}
 	}
+	// Resolved as the controller does before measuring (reconcileAnalysisRun): a metric whose
+	// arguments do not resolve, or a spec ValidateMetrics refuses, ends the run in Error.
 	args := standInArgs(t.Spec.Args)
-	resolved := make([]v1alpha1.Metric, 0, len(t.Spec.Metrics))
+	resolved := make([]*v1alpha1.Metric, len(t.Spec.Metrics))
+	all := make([]v1alpha1.Metric, 0, len(t.Spec.Metrics))
 	for i, metric := range t.Spec.Metrics {
 		m, err := analysisutil.ResolveMetricArgs(metric, args)
 		if err != nil {
 			r.add(obj.finding(fmt.Sprintf("/spec/metrics/%d", i), "metric-args-unresolved", upstream("utils/analysis", "ResolveMetricArgs"), "metric %q: the analysis run ends in Error before measuring: %v", metric.Name, err))
 			continue
 		}
-		resolved = append(resolved, *m)
+		resolved[i] = m
+		all = append(all, *m)
 	}
-	if len(resolved) == len(t.Spec.Metrics) {
-		if err := analysisutil.ValidateMetrics(resolved); err != nil {
+	if len(all) == len(t.Spec.Metrics) {
+		if err := analysisutil.ValidateMetrics(all); err != nil {
 			r.add(obj.finding("/spec/metrics", "metric-spec-invalid", upstream("utils/analysis", "ValidateMetrics"), "the analysis run ends in Error (\"analysis spec invalid\") before measuring: %v", err))
 		}
 	}
-	for i, metric := range t.Spec.Metrics {
-		m, err := analysisutil.ResolveMetricArgs(metric, args)
-		if err != nil {
+	for i, m := range resolved {
+		if m == nil {
 			continue
 		}
+		metric := t.Spec.Metrics[i]
 		path := fmt.Sprintf("/spec/metrics/%d", i)
 		r.count("metrics")
 		expected, documented := outcomes[metric.Name]
