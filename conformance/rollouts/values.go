@@ -32,19 +32,22 @@ type goParser struct {
 }
 
 var parsers = map[string]goParser{
-	// Kargo v1.11.2 pkg/image/tag_based_selector.go compileRegexes (allowTagsRegexes, ignoreTagsRegexes).
-	"regex": {"std@" + runtime.Version() + " regexp.Compile", "kargo's image subscription (pkg/image compileRegexes) cannot build its tag selector", func(s string) error {
+	// Kargo v1.11.2 pkg/image/tag_based_selector.go compileRegexes (allowTagsRegexes,
+	// ignoreTagsRegexes); pkg/subscription/image.go ValidateSubscription does not compile them, so
+	// the warehouse is admitted and fails at discovery.
+	"regex": {"std@" + runtime.Version() + " regexp.Compile", "the warehouse is admitted, then its image discovery fails (kargo pkg/image compileRegexes)", func(s string) error {
 		_, err := regexp.Compile(s)
 		return err
 	}},
-	// Kargo v1.11.2 pkg/image/semver_selector.go newSemverSelector.
-	"semver": {semverModule + " github.com/Masterminds/semver/v3.NewConstraint", "kargo's image subscription (pkg/image newSemverSelector) cannot build its semver selector", func(s string) error {
+	// Kargo v1.11.2 pkg/validation/validation.go SemverConstraint (called by pkg/subscription
+	// image.go, chart.go, git.go ValidateSubscription) and pkg/image/semver_selector.go newSemverSelector.
+	"semver": {semverModule + " github.com/Masterminds/semver/v3.NewConstraint", "kargo's webhook refuses the warehouse (pkg/validation SemverConstraint)", func(s string) error {
 		_, err := semver.NewConstraint(s)
 		return err
 	}},
-	// metav1.Duration fields (e.g. Kargo's verification and freight timeouts) decode through
-	// Duration.UnmarshalJSON, which calls time.ParseDuration.
-	"duration": {apimachineryModule + " k8s.io/apimachinery/pkg/apis/meta/v1.Duration.UnmarshalJSON", "the api server refuses the object when it decodes the metav1.Duration field", func(s string) error {
+	// Kargo's metav1.Duration fields (e.g. a step's retry.timeout, a warehouse's interval) decode
+	// through Duration.UnmarshalJSON, which calls time.ParseDuration.
+	"duration": {apimachineryModule + " k8s.io/apimachinery/pkg/apis/meta/v1.Duration.UnmarshalJSON", "kargo cannot decode the object into its go type (metav1.Duration), so it never acts on it", func(s string) error {
 		quoted, _ := json.Marshal(s)
 		var d metav1.Duration
 		return json.Unmarshal(quoted, &d)
