@@ -248,3 +248,14 @@ func TestThreshold(t *testing.T) {
 		}
 	}
 }
+
+func TestPrometheusRangeQueryAnswersAMatrix(t *testing.T) {
+	manifest := strings.Replace(promTemplate("", "len(result) > 0 && all(result, {# < 0.05})"), "          query:", "          rangeQuery: {start: \"now() - duration('5m')\", end: \"now()\", step: 1m}\n          query:", 1)
+	r := analyze(t, manifest)
+	if len(r.Findings) != 0 {
+		t.Fatalf("findings %v", codes(r))
+	}
+	if phase(t, r, "error-rate", caseBelow) != "Successful" || phase(t, r, "error-rate", caseAbove) != "Failed" || phase(t, r, "error-rate", caseNoSeries) != "Failed" {
+		t.Fatalf("evaluations %+v", r.Evaluations)
+	}
+}
