@@ -259,3 +259,13 @@ func TestPrometheusRangeQueryAnswersAMatrix(t *testing.T) {
 		t.Fatalf("evaluations %+v", r.Evaluations)
 	}
 }
+
+func TestWebURLWithoutHTTPSchemeErrors(t *testing.T) {
+	r := analyze(t, strings.Replace(webTemplate("true", "{$}"), "https://gateway.example.internal", "gateway.example.internal", 1))
+	if got := strings.Join(codes(r), ","); got != "/spec/metrics/0 metric-error-on-answer" {
+		t.Fatalf("findings %q", got)
+	}
+	if !strings.Contains(r.Findings[0].Message, "unsupported protocol scheme") {
+		t.Fatalf("message %q", r.Findings[0].Message)
+	}
+}

@@ -59,12 +59,13 @@ func (w *webServer) answer(status int, ctype, body string) {
 	w.status, w.ctype, w.body = status, ctype, body
 }
 
-// local points the metric's URL (and OAuth2 token URL) at the loopback server, keeping path and
-// query. A URL that does not parse is kept: http.NewRequest in Provider.Run refuses it as live.
+// local points the metric's http(s) URL (and OAuth2 token URL) at the loopback server, keeping
+// path and query. Any other URL is kept: http.NewRequest or the client refuses it in Provider.Run,
+// as live, without a connection.
 func (w *webServer) local(m v1alpha1.Metric) v1alpha1.Metric {
 	m = *m.DeepCopy()
 	base, _ := url.Parse(w.server.URL)
-	if u, err := url.Parse(m.Provider.Web.URL); err == nil && u.Host != "" {
+	if u, err := url.Parse(m.Provider.Web.URL); err == nil && u.Host != "" && (u.Scheme == "http" || u.Scheme == "https") {
 		u.Scheme, u.Host = base.Scheme, base.Host
 		m.Provider.Web.URL = u.String()
 	}
@@ -169,7 +170,8 @@ func runWeb(obj Object, metric v1alpha1.Metric, r *Report, path string, w *webSe
 	for _, c := range others {
 		ms := run(c)
 		record(c, ms)
-		if c.name == caseNonJSON200 && ms.Phase == v1alpha1.AnalysisPhaseError {
+		// An answer-independent Error (a bad URL) is reported once, on the JSON 200.
+		if c.name == caseNonJSON200 && ms.Phase == v1alpha1.AnalysisPhaseError && healthy.Phase != v1alpha1.AnalysisPhaseError {
 			r.add(obj.finding(path, "metric-error-on-answer", runFn, "metric %q: on a non-json 200 answer the measurement ends in Error: %s", m.Name, ms.Message))
 		}
 	}
