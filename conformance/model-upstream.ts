@@ -3,7 +3,8 @@
  * upstream code, not the upstream code itself: every label says `model:` so a reader never takes
  * a model finding for a verdict of Argo CD, Kargo or Argo Rollouts. Paths are inside the upstream
  * repositories at the pinned tags (Argo CD v3.5.1, Kargo v1.11.2, Argo Rollouts v1.9.1), after the
- * model's own module comments (src/testkit/model/).
+ * model's own module comments (src/testkit/model/). A new model code needs its row here, as
+ * `<repository> <file> <Function>`: check-known-breaks.ts looks for the function's name.
  */
 const MODELLED: Record<string, string> = {
   'project-not-found': 'argo-cd controller/sync.go (the Application\'s AppProject)',
