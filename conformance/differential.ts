@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
@@ -119,7 +118,10 @@ function worldCases(work: string): { cases: Case[]; refused: number } {
 }
 
 function main(): number {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-differential-'));
+  // inside the project (gitignored): a module may look for the project's files above its input
+  // (conformance/apiserver reads imports/schema-bundle.json)
+  fs.mkdirSync(path.join(ROOT, '.conformance'), { recursive: true });
+  const work = fs.mkdtempSync(path.join(ROOT, '.conformance', 'differential-'));
   try {
     const modules = findModules();
     if (modules.length === 0) throw new SuiteError('no Go module under conformance/ to compare the test kit model with');
