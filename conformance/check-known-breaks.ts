@@ -1,6 +1,6 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
-import { ROOT } from './suite';
+import { buildModules, findModules, ROOT, SuiteError } from './suite';
 
 /*
  * npx tsx conformance/check-known-breaks.ts
@@ -37,7 +37,8 @@ const FIXTURES = path.join('conformance', 'testdata', 'known-breaks');
 function check(b: KnownBreak): string | undefined {
   const dir = path.join(FIXTURES, b.name);
   const args = b.change ? [path.join(dir, 'after'), '--before', path.join(dir, 'before')] : [dir];
-  const run = spawnSync('npx', ['tsx', path.join('conformance', 'run.ts'), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync('npx', ['tsx', path.join('conformance', 'run.ts'), ...args],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, CONFORMANCE_BUILT: '1' } });
   if (run.status === 2 || run.error) {
     console.error(`conformance: the suite failed on ${dir}: ${(run.error?.message ?? run.stderr).trim()}`);
     process.exit(2);
@@ -51,6 +52,12 @@ function check(b: KnownBreak): string | undefined {
     + (other.length ? `; its findings name ${other.join('; ')}` : '; it has no finding');
 }
 
+try {
+  buildModules(findModules());
+} catch (e) {
+  console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error).message}`);
+  process.exit(2);
+}
 let missed = 0;
 for (const b of BREAKS) {
   const problem = check(b);
