@@ -64,12 +64,12 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   tsconfigDev: {
     // relative to test/tsconfig.json, where projen keeps the dev config
-    include: ['**/*.ts', '../apps/**/*.ts', '../bench/**/*.ts', '../vitest.config.mts'],
+    include: ['**/*.ts', '../apps/**/*.ts', '../bench/**/*.ts', '../conformance/**/*.ts', '../vitest.config.mts'],
     compilerOptions: {},
   },
   eslintOptions: {
     dirs: ['src'],
-    devdirs: ['test', 'apps', 'bench'],
+    devdirs: ['test', 'apps', 'bench', 'conformance'],
     ignorePatterns: ['imports/', '*.generated.ts', 'node_modules/', 'lib/', 'dist/', 'manifests/'],
   },
 
@@ -149,9 +149,22 @@ project.addTask('bench', {
   exec: 'tsx bench/synth-bench.ts',
 });
 
-project.gitignore.exclude('.bench/', '.synth-out/');
+// ---------------------------------------------------------------------------------------------
+// conformance: the synthesized output through Argo CD's and Argo Rollouts' own Go code (the Go
+// modules under conformance/, built into .conformance/) and the test kit's model of Kargo, whose
+// Go packages cannot be built here. A dev tool: needs Go, not part of the package or of npm test.
+project.addTask('conformance', {
+  description: 'Runs synthesized manifests through the upstream Go code in conformance/*/ and the test kit model: conformance <dir> [--before <dir>] [--now <RFC3339>]',
+  exec: 'tsx conformance/run.ts',
+  receiveArgs: true,
+});
+// npm runs it directly: projen turns every failing exit code into 1, and the suite's own failure
+// (2: Go missing, a module that does not build) must stay apart from findings (1)
+project.package.setScript('conformance', 'tsx conformance/run.ts');
+
+project.gitignore.exclude('.bench/', '.synth-out/', '.conformance/');
 project.gitignore.include('manifests/');
-project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'conformance/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
 // The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
 // the JavaScript was compiled from (imports/*.ts alone is 4 MB).
 project.npmignore?.exclude('/imports/*.ts');
@@ -160,7 +173,7 @@ project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/__snapshots__/**');
 
 // apps/ and bench/ are type-checked and linted like the tests
-for (const dir of ['apps', 'bench']) {
+for (const dir of ['apps', 'bench', 'conformance']) {
   new TypescriptConfig(project, {
     fileName: `${dir}/tsconfig.json`,
     extends: TypescriptConfigExtends.fromPaths(['../test/tsconfig.json']),

@@ -1,0 +1,69 @@
+import { spawnSync } from 'child_process';
+import * as path from 'path';
+import { buildModules, findModules, ROOT, SuiteError } from './suite';
+
+/*
+ * npx tsx conformance/check-known-breaks.ts
+ *
+ * Runs the conformance suite (conformance/run.ts, as `npm run conformance` runs it) on each fixture
+ * of conformance/testdata/known-breaks/ (objects as the library wrote them before the break was
+ * fixed) and fails unless the suite exits 1 with a finding decided by the function that decides
+ * the break live. The README beside the fixtures says what each break does.
+ * Exit 0: every break is caught; 1: one is not; 2: the suite failed to run.
+ */
+
+interface KnownBreak {
+  /** The fixture directory under conformance/testdata/known-breaks/. */
+  readonly name: string;
+  /** The upstream function that decides the break live (the finding's upstream names it). */
+  readonly decidedBy: string;
+  /** Where the verdict comes from: a Go module under conformance/, or the test kit model (Kargo). */
+  readonly judge: string;
+  /** A platform change: the suite compares `after/` with `before/`. */
+  readonly change?: boolean;
+}
+
+const BREAKS: KnownBreak[] = [
+  { name: 'cron-descriptor-weekly', judge: 'argocd', decidedBy: 'pkg/apis/application/v1alpha1.SyncWindows.CanSync' },
+  { name: 'cron-day-of-week-7', judge: 'argocd', decidedBy: 'pkg/apis/application/v1alpha1.SyncWindows.CanSync' },
+  { name: 'prometheus-no-data', judge: 'rollouts', decidedBy: 'utils/evaluate.EvaluateResult' },
+  { name: 'wave-swap', judge: 'argocd', decidedBy: 'applicationset/controllers.ApplicationSetReconciler.createOrUpdateInCluster', change: true },
+  { name: 'all-join-soak', judge: 'model', decidedBy: 'pkg/api/warehouse.go ListFreightFromWarehouse' },
+  { name: 'control-flow-soak', judge: 'model', decidedBy: 'api/v1alpha1/stage_types.go IsFreightAvailable' },
+];
+
+const FIXTURES = path.join('conformance', 'testdata', 'known-breaks');
+
+function check(b: KnownBreak): string | undefined {
+  const dir = path.join(FIXTURES, b.name);
+  const args = b.change ? [path.join(dir, 'after'), '--before', path.join(dir, 'before')] : [dir];
+  const run = spawnSync('npx', ['tsx', path.join('conformance', 'run.ts'), ...args],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, CONFORMANCE_BUILT: '1' } });
+  if (run.status === 2 || run.error) {
+    console.error(`conformance: the suite failed on ${dir}: ${(run.error?.message ?? run.stderr).trim()}`);
+    process.exit(2);
+  }
+  const upstreams = run.stdout.split('\n').map((l) => /\(upstream: (.*)\)$/.exec(l)?.[1]).filter((u): u is string => u !== undefined);
+  const judged = run.stdout.split('\n').some((l) => l.startsWith(b.judge === 'model' ? 'model ' : `${b.judge}: `));
+  if (!judged) return `no ${b.judge === 'model' ? 'test kit model' : `conformance/${b.judge} module`} ran on it`;
+  if (run.status === 1 && upstreams.some((u) => u.includes(b.decidedBy))) return undefined;
+  const other = [...new Set(upstreams)];
+  return `the suite exited ${run.status} without a finding decided by ${b.decidedBy}`
+    + (other.length ? `; its findings name ${other.join('; ')}` : '; it has no finding');
+}
+
+try {
+  buildModules(findModules());
+} catch (e) {
+  console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error).message}`);
+  process.exit(2);
+}
+let missed = 0;
+for (const b of BREAKS) {
+  const problem = check(b);
+  if (problem) missed++;
+  const judge = b.judge === 'model' ? 'test kit model (Kargo, not upstream code)' : `conformance/${b.judge}`;
+  console.log(`${problem ? 'MISSED' : 'caught'} ${b.name} (${judge}, ${b.decidedBy})${problem ? `: ${problem}` : ''}`);
+}
+console.log(`${BREAKS.length - missed} of ${BREAKS.length} known breaks caught`);
+process.exitCode = missed > 0 ? 1 : 0;

@@ -1,0 +1,201 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { modelUpstream } from './model-upstream';
+import { formatIssues, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
+
+/*
+ * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
+ * differential.ts: build the Go modules under conformance/*\/go.mod (each a command that runs the
+ * synthesized output through Argo CD's or Argo Rollouts' own Go code, see
+ * /CONFORMANCE-PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
+ * the controllers (the only judge of Kargo: its Go packages cannot be compiled here).
+ */
+
+export const ROOT = path.resolve(__dirname, '..');
+/** Where the module binaries go (gitignored); Go's build cache makes rebuilding them cheap. */
+export const BIN_DIR = path.join(ROOT, '.conformance', 'bin');
+
+/** The suite itself could not run (Go missing, a module that does not build or exits 2): exit 2. */
+export class SuiteError extends Error {}
+
+/** One finding, as a module prints it (protocol) or as the model reports it (`upstream` = `model: ...`). */
+export interface ConformanceFinding {
+  readonly source: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly path: string;
+  readonly code: string;
+  readonly message: string;
+  readonly upstream: string;
+}
+
+/** What one module (or the model) reported. */
+export interface ModuleReport {
+  readonly module: string;
+  readonly counted: Record<string, number>;
+  readonly findings: ConformanceFinding[];
+}
+
+export interface GoModule {
+  readonly name: string;
+  readonly dir: string;
+  readonly bin: string;
+}
+
+/** Every Go module of the suite: each `conformance/<name>/go.mod`, sorted by name. */
+export function findModules(root: string = ROOT): GoModule[] {
+  const dir = path.join(root, 'conformance');
+  return fs.readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'go.mod')))
+    .map((e) => ({ name: e.name, dir: path.join(dir, e.name), bin: path.join(root, '.conformance', 'bin', e.name) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Builds every module (`go build -o .conformance/bin/<name> .`). */
+export function buildModules(modules: GoModule[]): void {
+  if (modules.length === 0) return;
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.error || go.status !== 0) {
+    throw new SuiteError(`go is not installed or does not run (${go.error?.message ?? go.stderr.trim()}): the conformance modules need Go ${goLine(modules[0])}`);
+  }
+  for (const m of modules) {
+    fs.mkdirSync(path.dirname(m.bin), { recursive: true });
+    const build = spawnSync('go', ['build', '-o', m.bin, '.'], { cwd: m.dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (build.error || build.status !== 0) {
+      throw new SuiteError(`conformance/${m.name} does not build (go build: ${firstLine(build.error?.message ?? build.stderr)})`);
+    }
+  }
+}
+
+/** Runs one module with protocol flags and returns its parsed report. */
+export function runModule(m: GoModule, args: string[]): ModuleReport {
+  return parseReport(m, spawnModule(m, args));
+}
+
+function parseReport(m: GoModule, run: ReturnType<typeof spawnModule>): ModuleReport {
+  if (run.status !== 0) {
+    throw new SuiteError(`conformance/${m.name} exited ${run.status ?? run.signal}: ${lastLine(run.stderr) || 'no reason on stderr'}`);
+  }
+  let report: any;
+  try {
+    report = JSON.parse(run.stdout);
+  } catch (e) {
+    throw new SuiteError(`conformance/${m.name} printed no JSON document (${(e as Error).message})`);
+  }
+  if (typeof report?.module !== 'string' || typeof report.counted !== 'object' || report.counted === null || !Array.isArray(report.findings ?? [])) {
+    throw new SuiteError(`conformance/${m.name} printed JSON without "module", "counted" and "findings"`);
+  }
+  return { module: report.module, counted: report.counted, findings: report.findings ?? [] };
+}
+
+function spawnModule(m: GoModule, args: string[]) {
+  const run = spawnSync(m.bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (run.error) throw new SuiteError(`conformance/${m.name} did not run (${run.error.message})`);
+  return run;
+}
+
+/**
+ * `--now` is not a protocol flag: a module that evaluates time declares it, the others refuse it
+ * (Go's flag package: "flag provided but not defined: -now") and run again without it.
+ */
+function runWithNow(m: GoModule, args: string[], now: string): ModuleReport {
+  const run = spawnModule(m, [...args, '--now', now]);
+  return parseReport(m, run.status === 2 && /not defined: -+now/.test(run.stderr) ? spawnModule(m, args) : run);
+}
+
+export interface ManifestRunOptions {
+  readonly before?: string;
+  /** RFC 3339 time for modules that evaluate schedules or soak times. */
+  readonly now?: string;
+}
+
+/** Runs every module on a directory of manifests; module sources are made relative to the caller's `dir`. */
+export function runModulesOnManifests(modules: GoModule[], dir: string, options: ManifestRunOptions = {}): ModuleReport[] {
+  return modules.map((m) => {
+    const args = ['--manifests', path.resolve(dir)];
+    if (options.before !== undefined) args.push('--before', path.resolve(options.before));
+    const report = options.now !== undefined ? runWithNow(m, args, options.now) : runModule(m, args);
+    return { ...report, findings: report.findings.map((f) => ({ ...f, source: path.join(dir, f.source) })) };
+  });
+}
+
+/** The test kit's model of the controllers on a directory, labelled as a model. */
+export function runModel(dir: string, options: ManifestRunOptions = {}): ModuleReport {
+  // `now` is handed on for a model that knows time (Freight availability over time); today's ignores it
+  const modelOptions = { ...(options.now !== undefined ? { now: options.now } : {}) } as SimulateControllersOptions;
+  let findings;
+  try {
+    findings = simulateManifestDirectory(dir, modelOptions);
+  } catch (e) {
+    throw new SuiteError(`the test kit model failed on ${dir}: ${firstLine((e as Error).message)}`);
+  }
+  return {
+    module: 'model',
+    counted: { files: countYamlFiles(dir) },
+    findings: findings.map((f) => ({ ...f, upstream: modelUpstream(f.code) })),
+  };
+}
+
+/** A value a Go parser reads (the protocol's `--values` entries) with the library's verdict. */
+export interface LibraryVerdict {
+  readonly kind: 'cron' | 'regex' | 'semver' | 'duration';
+  readonly value: string;
+  readonly accepted: boolean;
+}
+
+/** Runs every module's `--values` mode on the library's verdicts. */
+export function runModulesOnValues(modules: GoModule[], values: LibraryVerdict[]): ModuleReport[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-values-'));
+  try {
+    const file = path.join(dir, 'values.json');
+    fs.writeFileSync(file, JSON.stringify(values));
+    return modules.map((m) => runModule(m, ['--values', file]));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One line per finding: the test kit's format followed by ` (upstream: <function>)`. */
+export function formatFinding(f: ConformanceFinding): string {
+  return `${formatIssues([f])} (upstream: ${f.upstream})`;
+}
+
+/** `<module>: <what> <n>, ...; <n> findings` for each report. */
+export function formatSummary(reports: ModuleReport[]): string[] {
+  return reports.map((r) => {
+    const counts = Object.keys(r.counted).sort().map((k) => `${k} ${r.counted[k]}`).join(', ');
+    const label = r.module === 'model' ? 'model (test kit model of Argo CD, Kargo and Argo Rollouts; not upstream code)' : r.module;
+    return `${label}: ${counts || 'nothing counted'}; ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`;
+  });
+}
+
+export function sortFindings(findings: ConformanceFinding[]): ConformanceFinding[] {
+  const key = (f: ConformanceFinding) => [f.source, f.kind, f.namespace ?? '', f.name, f.path, f.code, f.upstream].join('\u0000');
+  return [...findings].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function countYamlFiles(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) n += countYamlFiles(path.join(dir, e.name));
+    else if (/\.ya?ml$/.test(e.name)) n++;
+  }
+  return n;
+}
+
+function goLine(m: GoModule): string {
+  const mod = fs.readFileSync(path.join(m.dir, 'go.mod'), 'utf8');
+  return /^go\s+(\S+)/m.exec(mod)?.[1] ?? '';
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#')) ?? 'no output';
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.trim() ?? '';
+}
