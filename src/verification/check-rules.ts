@@ -1,5 +1,6 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
+import { MetricOutcomes } from './metric-outcome';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
 import { toGoDuration } from '../util/duration';
@@ -49,6 +50,8 @@ export interface CheckParts {
   readonly timing: Timing | undefined;
   /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for template references. */
   readonly templateKind: string | undefined;
+  /** What a measurement counts as on no data and NaN, for Prometheus checks. */
+  readonly outcomes?: MetricOutcomes;
   readonly problems: string[];
 }
 

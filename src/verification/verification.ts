@@ -3,6 +3,7 @@ import { CheckParts, MetricBuilder, Timing } from './check-rules';
 import { httpCheck, HttpVerificationOptions } from './http-check';
 import { jobCheck, JobVerificationOptions } from './job-check';
 import { jobSafeMetricName } from './job-names';
+import { MetricOutcomes } from './metric-outcome';
 import { fillPlaceholders } from './placeholders';
 import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-check';
 import { templateCheck, TemplateVerificationOptions } from './template-check';
@@ -32,8 +33,8 @@ export class Verification {
   /**
    * A PromQL query, usually one per cluster through a label matcher, with a threshold:
    * `Verification.prometheus({ address, query: 'sum(rate(errors{cluster="{cluster}"}[5m]))', threshold: 1, comparison: Comparison.LESS_THAN })`.
-   * A query that returns no sample errors the measurement; a NaN sample (a ratio without
-   * traffic) fails every comparison but `NOT_EQUAL`.
+   * `noData` and `nan` say what an answer without series and a NaN sample (a ratio without
+   * traffic) count as; each comparison has a documented default (an upper bound passes on both).
    */
   public static prometheus(options: PrometheusVerificationOptions): Verification {
     return new Verification(prometheusCheck(options));
@@ -68,6 +69,8 @@ export class Verification {
   public readonly _perCluster: boolean;
   /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for `fromTemplate()`. @internal */
   public readonly _templateKind: string | undefined;
+  /** What a measurement counts as on no data and NaN, for Prometheus checks. @internal */
+  public readonly _outcomes: MetricOutcomes | undefined;
   /** @internal */
   public readonly _problems: string[];
   private readonly build: MetricBuilder | undefined;
@@ -84,6 +87,7 @@ export class Verification {
     this.companion = parts.companion;
     this.timing = parts.timing;
     this._templateKind = parts.templateKind;
+    this._outcomes = parts.outcomes;
     this._problems = parts.problems;
   }
 
