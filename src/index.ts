@@ -4,6 +4,7 @@ export * from './fleet/cluster-selector';
 export * from './fleet/cluster-auth';
 export * from './fleet/cluster';
 export * from './fleet/cluster-fleet';
+export * from './fleet/verification-jobs';
 export * from './pipeline/approval';
 export * from './pipeline/waves';
 export * from './pipeline/join';

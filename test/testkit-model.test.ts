@@ -245,6 +245,7 @@ describe('controller model: Kargo promotions', () => {
                 name: 'check',
                 image: 'node:22-alpine',
                 command: ['node', '-e', '...'],
+                securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
                 env: Object.entries({ CHECK_URL: metric.provider.web.url, CHECK_METHOD: 'GET', ...env }).map(([name, value]) => ({ name, value })),
               }],
             },

@@ -72,7 +72,7 @@ export function resolveAppRelease(input: AppReleaseInput): AppRelease {
     description: input.description,
     annotations: input.annotations,
     clusterResources: input.clusterResources,
-    checks: renderStageChecks(input.subject, plan, input.verification, clusters),
+    checks: renderStageChecks(input.subject, plan, input.verification, clusters, input.fleet.verificationJobs),
     accesses: input.accesses,
   };
 }

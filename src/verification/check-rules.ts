@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { MetricOutcomes } from './metric-outcome';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
 import { toGoDuration } from '../util/duration';
@@ -29,8 +30,12 @@ export interface KindDefaults {
   readonly boundErrors: boolean;
 }
 
-/** Builds a check's metric from its text, placeholders filled by `fill`. @internal */
-export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>) => Record<string, unknown>;
+/**
+ * Builds a check's metric from its text, placeholders filled by `fill`; `jobs` is how the fleet
+ * runs verification Jobs on the hub.
+ * @internal
+ */
+export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>, jobs: VerificationJobOptions | undefined) => Record<string, unknown>;
 
 /** What a check factory resolves: everything the Verification holds. @internal */
 export interface CheckParts {

@@ -6,6 +6,7 @@ import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact, duplicates } from '../util/collections';
 import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
@@ -22,6 +23,8 @@ export interface VerificationContext {
   /** The namespace the app is deployed to in this stage (`{namespace}`). */
   readonly namespace: string;
   readonly clusters: VerificationTarget[];
+  /** How the fleet runs verification Jobs on the hub (CA bundle, image registry). */
+  readonly jobs?: VerificationJobOptions;
 }
 
 /** One AnalysisTemplate to define in the Kargo project namespace. @internal */
@@ -101,7 +104,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     for (const target of targets) {
       const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels);
+      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels, ctx.jobs);
       rendered.slice(1).forEach(guard => guards.add(guard.name));
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);

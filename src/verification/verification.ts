@@ -4,6 +4,7 @@ import { httpCheck, HttpVerificationOptions } from './http-check';
 import { jobCheck, JobVerificationOptions } from './job-check';
 import { jobSafeMetricName } from './job-names';
 import { MetricOutcomes } from './metric-outcome';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { fillPlaceholders } from './placeholders';
 import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-check';
 import { templateCheck, TemplateVerificationOptions } from './template-check';
@@ -96,7 +97,8 @@ export class Verification {
    * metric and, for an HTTP check with a condition, its JSON guard, measured on the same schedule.
    * @internal
    */
-  public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>): any[] {
+  public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>,
+    jobs?: VerificationJobOptions): any[] {
     if (!this.build || !this.timing) throw new Error(`verification ${show(this.name)} is a template reference and has no metric`);
     const t = this.timing;
     const fill = (text: string) => fillPlaceholders(text, values);
@@ -109,11 +111,11 @@ export class Verification {
       consecutiveErrorLimit: t.consecutiveErrorLimit,
       ...body,
     });
-    const body = this.build(fill, labels);
+    const body = this.build(fill, labels, jobs);
     // a job metric's name is cut in its Job's name (job-names.ts): keep the kept part valid and its own
     const isJob = (body.provider as { job?: unknown } | undefined)?.job !== undefined;
     const metrics = [timed(isJob ? jobSafeMetricName(metricName, '') : metricName, body)];
-    if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels)));
+    if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels, jobs)));
     return metrics;
   }
 
