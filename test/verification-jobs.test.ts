@@ -7,7 +7,11 @@ import { Verification, VerificationArg } from '../src/verification';
 import { renderVerification, VerificationContext } from '../src/verification/render';
 
 const CTX: VerificationContext = {
-  app: 'gateway', project: 'gateway', kargoStage: 'prod', pipelineStage: 'prod', namespace: 'gateway',
+  app: 'gateway',
+  project: 'gateway',
+  kargoStage: 'prod',
+  pipelineStage: 'prod',
+  namespace: 'gateway',
   clusters: [{ name: 'east', region: 'us-east-1', provider: 'aws', accelerator: 'cpu', tier: 'prod' }],
 };
 const versionCheck = () => Verification.http({ name: 'version', url: 'https://gateway.{cluster}.example.com/version', jsonPath: '{$.version}', successCondition: "result == '1.2.0'" });
@@ -40,8 +44,12 @@ describe('Pod Security restricted (test kit)', () => {
       ['seccompProfile_restricted', 'container(s) "check" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost" (on the pod or each container)'],
       ['capabilities_restricted', 'container(s) "check" must set securityContext.capabilities.drop=["ALL"]'],
     ]);
-    const template = { apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 't', namespace: 'gateway' },
-      spec: { metrics: [{ name: 'm', provider: { job: { spec: { template: { spec: TODAYS_GUARD } } } } }] } };
+    const template = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AnalysisTemplate',
+      metadata: { name: 't', namespace: 'gateway' },
+      spec: { metrics: [{ name: 'm', provider: { job: { spec: { template: { spec: TODAYS_GUARD } } } } }] },
+    };
     expect(simulateControllers([template]).filter(f => f.code === 'pod-security-restricted').map(f => f.path))
       .toEqual(['/spec/metrics/0/provider/job/spec/template/spec', '/spec/metrics/0/provider/job/spec/template/spec']);
   });
@@ -71,7 +79,12 @@ describe('verification Jobs on the hub', () => {
       const objects = templates([versionCheck(), smoke()], jobs);
       expect(simulateControllers(objects).filter(f => f.code === 'pod-security-restricted')).toEqual([]);
       expect(podSpec(objects[0]).containers[0].securityContext).toEqual({
-        allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 65532,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        privileged: false,
+        readOnlyRootFilesystem: true,
+        runAsNonRoot: true,
+        runAsUser: 65532,
         seccompProfile: { type: 'RuntimeDefault' },
       });
     }
@@ -104,7 +117,10 @@ describe('verification Jobs on the hub', () => {
 
   test('secret headers still reach the guard through secretKeyRef with a CA bundle', () => {
     const check = Verification.http({
-      name: 'auth', url: 'https://x.{cluster}.example.com', successCondition: 'result.ok', headers: { Authorization: 'Bearer {{args.token}}' },
+      name: 'auth',
+      url: 'https://x.{cluster}.example.com',
+      successCondition: 'result.ok',
+      headers: { Authorization: 'Bearer {{args.token}}' },
       args: { token: VerificationArg.fromSecret('probe', 'token') },
     });
     const env = podSpec(templates([check], { caBundle: { configMapName: 'acme-ca' } })[0]).containers[0].env;

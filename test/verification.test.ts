@@ -1,10 +1,10 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { formatIssues, ManifestValidator } from '../src/testkit';
+import { evaluateResult } from '../src/testkit/model/rollouts-metric-outcomes';
 import {
   Comparison, HttpMethod, MetricOutcome, Verification, VerificationArg, VerificationKind,
 } from '../src/verification';
-import { evaluateResult } from '../src/testkit/model/rollouts-metric-outcomes';
 import { jobNameProblems, jobNameStem } from '../src/verification/job-names';
 import { METRIC_OUTCOMES_ANNOTATION } from '../src/verification/metric-outcome';
 import { renderVerification, VerificationContext, VerificationTarget, verificationProblems } from '../src/verification/render';

@@ -1,9 +1,9 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { MetricOutcomes } from './metric-outcome';
-import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { toGoDuration } from '../util/duration';
 import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -35,7 +35,8 @@ export interface KindDefaults {
  * runs verification Jobs on the hub.
  * @internal
  */
-export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>, jobs: VerificationJobOptions | undefined) => Record<string, unknown>;
+export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>,
+  jobs: VerificationJobOptions | undefined) => Record<string, unknown>;
 
 /** What a check factory resolves: everything the Verification holds. @internal */
 export interface CheckParts {

@@ -1,9 +1,9 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { MetricBuilder } from './check-rules';
-import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, renderJobSpec } from './job-spec';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 
 // The JSON guard of an HTTP check with a condition. Argo Rollouts v1.9.1 counts a 2xx answer whose
 // body is not JSON as Successful without evaluating the condition

@@ -4,11 +4,11 @@ import { httpCheck, HttpVerificationOptions } from './http-check';
 import { jobCheck, JobVerificationOptions } from './job-check';
 import { jobSafeMetricName } from './job-names';
 import { MetricOutcomes } from './metric-outcome';
-import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { fillPlaceholders } from './placeholders';
 import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-check';
 import { templateCheck, TemplateVerificationOptions } from './template-check';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact } from '../util/collections';
 import { show } from '../util/errors';
 
