@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, Comparison, DeployFreeze, FreezeSchedule,
+  Accelerator, ArgoCdCredentials, Artifact, ClusterSelector, Comparison, DeployFreeze, FreezeSchedule,
   GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement,
   Verification, Versioning,
 } from '../src';
@@ -64,6 +64,10 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
     })],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the release repository as a GitHub App too; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }
