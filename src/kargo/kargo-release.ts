@@ -88,7 +88,7 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
     // the tests); the generated class would re-map int-or-string fields
     new ApiObject(scope, `AnalysisTemplate-${template.name}`, {
       ...AnalysisTemplate.GVK,
-      metadata: { name: template.name, namespace, labels: template.labels },
+      metadata: compact({ name: template.name, namespace, labels: template.labels, annotations: template.annotations }),
       spec: template.spec,
     });
   }

@@ -42,6 +42,9 @@ export const CONTROLLER_FINDING_CODES: Record<string, string> = {
   'values-files-ignore-missing': 'ignoreMissingValueFiles also hides a missing required values file',
   'helm-template-capabilities': 'helm-template renders without kubeVersion/apiVersions or drops CRDs',
   'argocd-update-timeout-default': 'argocd-update waits at most its 5 minute default',
+  'metric-error-on-no-data': 'a Prometheus condition fails to evaluate when the query returns no series (result[0] of an empty vector): the measurement errors',
+  'metric-outcome-mismatch': 'a Prometheus metric\'s conditions give no data or NaN another outcome than its metric-outcomes annotation says',
+  'pod-security-restricted': 'a pod template fails Pod Security "restricted": a namespace enforcing it refuses the pod (a verification Job never runs)',
   'web-metric-non-json-passes': 'a web metric whose answer is not JSON passes without its condition, and no job metric guards it',
 };
 

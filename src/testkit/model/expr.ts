@@ -43,7 +43,7 @@ const BINARY: Record<string, number> = {
   '%': 60,
   '??': 500,
 };
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\?\.|\?\?|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:.,()[\]]))/y;
+const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\?\.|\?\?|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:.,()[\]]))/y;
 
 function tokenize(src: string): string[] {
   const tokens: string[] = [];
@@ -286,6 +286,8 @@ function truthy(v: unknown): boolean {
 }
 
 function equal(a: unknown, b: unknown): boolean {
+  // numbers compare as Go float64s: NaN equals nothing, itself included
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 

@@ -7,6 +7,8 @@ import { ControllerFinding, setSource, uniqueFindings } from './controller-findi
 import { checkPromotions, PromotionModelOptions } from './kargo-promotion-model';
 import { checkStepConfigs } from './kargo-step-checks';
 import { checkVerifications } from './kargo-verification';
+import { checkPodSecurity } from './pod-security';
+import { checkMetricOutcomes } from './rollouts-metric-outcomes';
 import { checkWebMetrics } from './rollouts-web-metric';
 import { listYamlFiles } from '../yaml-files';
 
@@ -31,6 +33,8 @@ import { listYamlFiles } from '../yaml-files';
  * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
  * | verification start: templates flattened, arguments evaluated to strings, declared and resolved | `kargo-verification.ts` | kargo `pkg/controller/stages/regular_stages.go` (`startVerification`), `pkg/rollouts/analysis_run_builder.go` (`buildArgs`), `pkg/rollouts/analysis_template.go` (`flattenTemplates`, `mergeArgs`) |
  * | job metric Job names cut to 63 characters: invalid or shared | `rollouts-job-names.ts` | argo-rollouts `metricproviders/job/job.go` (`newJobName`) |
+ * | Prometheus conditions on an answer without series or a NaN sample: Error, and outcomes other than the annotated ones | `rollouts-metric-outcomes.ts` | argo-rollouts `metricproviders/prometheus/prometheus.go` (`processResponse`), `utils/evaluate/evaluate.go` (`EvaluateResult`, `EvalCondition`); antonmedv/expr v1.15.5 `compiler/compiler.go` |
+ * | Pod Security `restricted` admission of every pod template (job metrics, workloads) | `pod-security.ts` | k8s.io/pod-security-admission v0.34.9 `policy/check_*.go` (`privileged`, `hostNamespaces`, `hostPorts`, `restrictedVolumes`, `allowPrivilegeEscalation`, `runAsNonRoot`, `runAsUser`, `seccompProfile_restricted`, `capabilities_restricted`) |
  * | web metric on a non-JSON body, unless a job metric guards it | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`), `metricproviders/job/job.go` (`Resume`) |
  */
 export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
@@ -48,6 +52,8 @@ export function simulateControllers(objects: any[], options: SimulateControllers
     ...checkClusterConnections(list, options),
     ...checkStepConfigs(list),
     ...checkWebMetrics(list),
+    ...checkMetricOutcomes(list),
+    ...checkPodSecurity(list),
     ...checkVerifications(list),
     ...checkPromotions(list, apps, options),
   ];
