@@ -10,6 +10,7 @@ import {
   touchedClusters,
 } from '../src/cli';
 import { PLAN, VALIDATE } from '../src/cli/cli-flags';
+import { Progress } from '../src/cli/progress';
 
 const ROOT = path.join(__dirname, '..');
 const temps: string[] = [];
@@ -247,4 +248,22 @@ describe('validate severities and unchecked kinds', () => {
     expect(await run(['validate', '--skip-kind', 'Widget', dir], skipped.io)).toBe(0);
     expect(skipped.err.join('')).toBe(`no problems below ${rel}; unchecked: 1 Widget\n`);
   }, 60_000);
+});
+
+describe('progress', () => {
+  const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 1300));
+
+  test('on a terminal, a step longer than a second shows its label and elapsed time, then erases it', async () => {
+    const err: string[] = [];
+    expect(await new Progress({ stderr: (t) => err.push(t), stderrIsTty: true }).around('synthesizing', slow)).toBe('done');
+    expect(err).toEqual(['\rsynthesizing… 1s\x1b[K', '\r\x1b[K']);
+  });
+
+  test('off without a TTY, with --quiet, and for short steps', async () => {
+    const err: string[] = [];
+    await new Progress({ stderr: (t) => err.push(t) }).around('synthesizing', slow);
+    await new Progress({ stderr: (t) => err.push(t), stderrIsTty: true }, true).around('synthesizing', slow);
+    await new Progress({ stderr: (t) => err.push(t), stderrIsTty: true }).around('synthesizing', async () => 'quick');
+    expect(err).toEqual([]);
+  });
 });
