@@ -267,3 +267,21 @@ describe('progress', () => {
     expect(err).toEqual([]);
   });
 });
+
+test('validate: what depends on the chart (helm-template-capabilities) warns, exit 0', async () => {
+  const dir = tempDir();
+  fs.copyFileSync(path.join(ROOT, 'manifests', 'fleet.k8s.yaml'), path.join(dir, 'fleet.k8s.yaml'));
+  const app = fs.readFileSync(path.join(ROOT, 'manifests', 'docs-preview.k8s.yaml'), 'utf8');
+  const withoutKubeVersion = app.replace('        kubeVersion: ${{ quote(vars.kubeVersion) }}\n', '');
+  expect(withoutKubeVersion).not.toBe(app);
+  fs.writeFileSync(path.join(dir, 'docs-preview.k8s.yaml'), withoutKubeVersion);
+  const { out, err, io } = recordingIo(ROOT);
+  expect(await run(['validate', dir], io)).toBe(0);
+  const lines = out.join('').trim().split('\n');
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line).toMatch(/^warning: .* helm-template renders client-only without kubeVersion .*\(live: helm-template-capabilities\)$/);
+  expect(err.join('')).toBe(`no problems below ${path.relative(ROOT, dir)}; ${lines.length} warning(s)\n`);
+  const json = recordingIo(ROOT);
+  await run(['validate', '--json', dir], json.io);
+  expect(JSON.parse(json.out.join('')).issues.map((i: any) => [i.severity, i.code])).toEqual(lines.map(() => ['warning', 'helm-template-capabilities']));
+}, 60_000);
