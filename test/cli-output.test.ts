@@ -285,3 +285,24 @@ test('validate: what depends on the chart (helm-template-capabilities) warns, ex
   await run(['validate', '--json', dir], json.io);
   expect(JSON.parse(json.out.join('')).issues.map((i: any) => [i.severity, i.code])).toEqual(lines.map(() => ['warning', 'helm-template-capabilities']));
 }, 60_000);
+
+test('the README\'s "Use it in your own project" example validates without an error', async () => {
+  const dir = tempDir();
+  // examples/consumer/platform.ts (the README shows it verbatim) on this worktree's library
+  const source = fs.readFileSync(path.join(ROOT, 'examples', 'consumer', 'platform.ts'), 'utf8');
+  const local = source.replace("from 'cdk8s-gitops-platform';", `from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};`);
+  expect(local).not.toBe(source);
+  fs.writeFileSync(path.join(dir, 'platform.ts'), local);
+  const { definePlatform } = await import(path.join(dir, 'platform.ts'));
+  const { App } = await import('cdk8s');
+  const app = new App({ outdir: path.join(dir, 'dist') });
+  definePlatform(app);
+  app.synth();
+  const { out, err, io } = recordingIo(dir);
+  expect(await run(['validate', 'dist'], io)).toBe(0);
+  // no error; the one warning is true of the example: its clusters declare no API versions
+  expect(out.join('').split('\n').filter(Boolean).map((l) => l.replace(/: helm-template .*\(live: /, ': … (live: '))).toEqual([
+    'warning: dist/checkout-api.k8s.yaml PromotionTask/checkout-api/render-cluster /spec/steps/0/config: … (live: helm-template-capabilities)',
+  ]);
+  expect(err.join('')).toBe('no problems below dist; 1 warning(s)\n');
+}, 120_000);
