@@ -43,6 +43,21 @@ export class Progress {
     }
   }
 
+  /**
+   * Runs a blocking `step` (no timer can fire during it): the label is drawn before it starts and
+   * erased when it ends, on a terminal only.
+   */
+  public aroundSync<T>(label: string, step: () => T): T {
+    if (!this.enabled) return step();
+    this.io.stderr(`\r${label}…\x1b[K`);
+    this.drawn = true;
+    try {
+      return step();
+    } finally {
+      this.stop();
+    }
+  }
+
   /** Stops and erases the line (also from signal handlers). */
   public stop(): void {
     if (this.timer) clearInterval(this.timer);

@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as YAML from 'yaml';
 import { Flags } from './cli-flags';
 import { OUTPUT_SCHEMA_VERSION, ValidateIssueOutput, ValidateOutput } from './plan-json';
+import { Progress } from './progress';
 import { UsageError } from './synth-tree';
 import { formatIssues, ManifestIssue } from '../testkit/manifest-issue';
 import { validateManifests } from '../testkit/manifest-validator';
@@ -14,6 +15,8 @@ export interface ValidateIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Whether stderr is a terminal (progress). */
+  readonly stderrIsTty?: boolean;
 }
 
 /**
@@ -55,7 +58,8 @@ export function validate(flags: Flags, io: ValidateIo): number {
   const skip = new Set((flags.values['skip-kind'] ?? '').split(',').map((k) => k.trim()).filter(Boolean));
   let raw: ManifestIssue[];
   try {
-    raw = DIRECTORY_CHECKS.flatMap((check) => check(dir, crdsDir));
+    raw = new Progress(io, flags.switches.has('quiet')).aroundSync(`validating ${path.relative(io.cwd, dir) || '.'}`,
+      () => DIRECTORY_CHECKS.flatMap((check) => check(dir, crdsDir)));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
