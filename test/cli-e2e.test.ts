@@ -154,6 +154,8 @@ describe('the first pull request, a broken branch, signals', () => {
     expect(stdout).toContain('## Release plan against `an empty repository`');
     expect(stdout).toContain('The repository has no commit yet: everything is added.');
     expect(status).toBe(2);
+    const json = cli(repo, ['plan', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ base: 'an empty repository', note: 'The repository has no commit yet: everything is added.', changed: true });
   }, 300_000);
 
   test('a broken branch: the synth\'s one-line message, no stack trace', () => {

@@ -17,6 +17,8 @@ export interface PlanOutput {
   readonly schemaVersion: number;
   readonly command: 'plan';
   readonly base: string;
+  /** Why the base is empty (no commit, no cdk8s.yaml): everything is added. */
+  readonly note?: string;
   /** Whether any app or the fleet changed. */
   readonly changed: boolean;
   readonly apps: AppOutput[];
@@ -87,12 +89,13 @@ function objectsOutput(o: ObjectChanges, base: ManifestObject[], head: ManifestO
 
 /** The change as the versioned JSON document of `plan --json`. */
 export function planOutput(change: PlanChange, baseLabel: string, rules: ChangeRule[], violations: ChangeViolation[],
-  risks: RiskFlag[], freezes: ActiveFreeze[]): PlanOutput {
+  risks: RiskFlag[], freezes: ActiveFreeze[], note?: string): PlanOutput {
   const fleet = change.fleet;
   return {
     schemaVersion: OUTPUT_SCHEMA_VERSION,
     command: 'plan',
     base: baseLabel,
+    ...(note ? { note } : {}),
     changed: change.apps.length > 0 || fleet !== undefined,
     apps: change.apps.map((app) => ({
       name: app.app,

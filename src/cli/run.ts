@@ -142,7 +142,7 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
     const extras = { risks, note };
     const markdown = renderPlan(change, violations, label, freezes, extras);
     if (values.report !== undefined) fs.writeFileSync(path.resolve(io.cwd, values.report), markdown);
-    if (switches.has('json')) io.stdout(`${JSON.stringify(planOutput(change, label, rules, violations, risks, freezes), null, 2)}\n`);
+    if (switches.has('json')) io.stdout(`${JSON.stringify(planOutput(change, label, rules, violations, risks, freezes, note), null, 2)}\n`);
     else if (switches.has('comment')) io.stdout(renderComment(change, violations, label, freezes, { ...extras, reportFile: values.report }));
     else io.stdout(markdown);
     return exitCode(change, violations.length > 0, switches.has('detailed-exitcode'));
