@@ -155,6 +155,12 @@ describe('risk flags', () => {
       ['wide-change', 'touches 12 clusters, more than 10'],
     ]);
     expect(riskFlags(grown, { maxClusters: 12 }).map((r) => r.code)).toEqual(['production']);
+
+    // prod-2 moves from w2 to w1, prod-4…7 from the removed w3 to w2
+    const regrouped = riskFlags(diffTrees(tree({ api: API }), tree({ api: withProdWaves(prod(1, 2), prod(3, 4, 5, 6, 7)) })));
+    expect(regrouped.filter((r) => r.code === 'recreates-applications').map((r) => r.message)).toEqual([
+      '5 cluster(s) move to another wave (prod-2, prod-4, prod-5, prod-6, prod-7): where each wave has its own ApplicationSet, the old one deletes their Applications and the new one creates them again',
+    ]);
   });
 });
 

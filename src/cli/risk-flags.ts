@@ -129,7 +129,9 @@ function appFlags(change: PlanChange, app: AppChange): RiskFlag[] {
     flags.push({
       code: 'recreates-applications',
       app: app.app,
-      message: `${moved.length} cluster(s) move to another wave: the old wave's ApplicationSet deletes their Applications and the new one creates them again`,
+      // per-wave ApplicationSets: the Application changes owner (deleteInCluster, then createOrUpdateInCluster)
+      message: `${moved.length} cluster(s) move to another wave (${moved.join(', ')}): where each wave has its own ApplicationSet, the old one deletes `
+        + 'their Applications and the new one creates them again',
       objects: [],
     });
   }
