@@ -5,8 +5,8 @@
  * non-empty lists with `andOperator`).
  *
  * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow.Active, SyncWindow.Matches,
- * SyncWindows.Matches), which parse schedules with robfig/cron (5 fields and descriptors such as
- * `@daily`) and durations with Go's time.ParseDuration.
+ * SyncWindows.Matches), which parse schedules with robfig/cron built without descriptors (see
+ * ../util/cron) and durations with Go's time.ParseDuration.
  */
 
 import { CronSchedule, CronTime, DAYS } from '../util/cron';
@@ -85,9 +85,16 @@ export interface ActiveWindow {
   readonly end: Date;
 }
 
+/** Go's zero time, which robfig/cron's `SpecSchedule.Next` returns for a schedule that never fires. */
+const GO_ZERO_TIME = new Date('0001-01-01T00:00:00Z');
+/** The latest instant a JavaScript Date holds. */
+const END_OF_TIME = new Date(8.64e15);
+
 /**
  * The occurrence of a window that is active at `now`, if any: the latest minute `t` with
- * `now - duration < t <= now` at which the schedule fires.
+ * `now - duration < t <= now` at which the schedule fires. A schedule that never fires is active
+ * from Go's zero time for ever, as in Argo CD (`SyncWindow.active`: `schedule.Next(...)` is the
+ * zero time, which is `Before` every instant).
  * @throws when the schedule, duration or time zone is invalid
  */
 export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | undefined {
@@ -96,6 +103,7 @@ export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | 
   const timeZone = window.timeZone || 'UTC';
   // an unknown zone throws here rather than silently using UTC
   new Intl.DateTimeFormat('en-US', { timeZone });
+  if (schedule.firesNever) return { start: GO_ZERO_TIME, end: END_OF_TIME };
   const minute = 60_000;
   const latest = Math.floor(now.getTime() / minute) * minute;
   for (let t = latest; t > now.getTime() - duration; t -= minute) {
