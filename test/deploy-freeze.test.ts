@@ -33,12 +33,14 @@ describe('DeployFreeze', () => {
       applications: PROD_APPS,
       description: 'year-end freeze',
     }]);
-    // Kargo: the prod waves' argocd-update outlasts the window; dev and staging are unchanged
-    const syncStep = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps.find((s: any) => s.uses === 'argocd-update');
-    expect(syncStep('prod-canary').retry).toEqual({ timeout: '336h30m' });
-    expect(syncStep('prod-broad').retry).toEqual({ timeout: '336h30m' });
-    // unfrozen waves keep the default sync timeout
-    expect(syncStep('dev').retry).toEqual({ timeout: '30m' });
+    // Kargo: the prod waves start with the freeze's fail step; no wave waits a window out
+    const steps = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps;
+    expect(steps('prod-canary')[0]).toMatchObject({ uses: 'fail', as: 'freeze-1', if: expect.stringMatching(/^\$\{\{ let wall = date\(now\(timezone\('Europe\/Berlin'\)\)/) });
+    expect(steps('prod-broad')[0].uses).toBe('fail');
+    expect(steps('dev').map((s: any) => s.uses)).not.toContain('fail');
+    for (const stage of ['dev', 'prod-canary', 'prod-broad']) {
+      expect(steps(stage).find((s: any) => s.uses === 'argocd-update').retry).toEqual({ timeout: '30m' });
+    }
     expect(app.plan.stages.map(s => s.freezes.length)).toEqual([0, 0, 1]);
     expect(ManifestValidator.load().validateObjects(objects)).toEqual([]);
   });

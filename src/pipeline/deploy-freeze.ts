@@ -60,14 +60,15 @@ export interface DeployFreezeProps {
 }
 
 /**
- * A time when nothing ships: no Argo CD sync of the affected apps' Applications, and Kargo
- * promotions into a frozen stage wait until the freeze ends instead of failing half-way.
+ * A time when nothing ships: no Argo CD sync of the affected apps' Applications, and no Kargo
+ * promotion into a frozen stage, which fails before it pushes anything, with the reason.
  *
  * Give it to a pipeline (`PromotionPipelineProps.freezes`: every app on the pipeline), a stage
  * (`PipelineStageOptions.freezes`) or an app (`PlatformAppProps.freezes`). It becomes a `deny`
  * sync window in exactly the AppProjects that deploy the frozen stages, scoped to the frozen
- * stages' Applications, and a `retry.timeout` on the Kargo `argocd-update` step that outlasts
- * the window. `PlatformAppProps.freezeOverride` lets an app through, on the record.
+ * stages' Applications, and a first `fail` step of the frozen stages' Kargo promotions that runs
+ * while the window is open (or opens within the sync timeout). `PlatformAppProps.freezeOverride`
+ * lets an app through, on the record.
  *
  * @example
  * const holidays = new DeployFreeze({

@@ -39,6 +39,21 @@ export interface CronTime {
   readonly dayOfWeek: number;
 }
 
+/** The values a parsed schedule fires at, field by field, ascending. */
+export interface CronFields {
+  readonly minutes: number[];
+  readonly hours: number[];
+  readonly daysOfMonth: number[];
+  /** 1-12 */
+  readonly months: number[];
+  /** 0 (Sunday) - 6 */
+  readonly daysOfWeek: number[];
+  /** robfig's star bit on day-of-month (`*` or `?`, without a step above 1). */
+  readonly dayOfMonthStar: boolean;
+  /** robfig's star bit on day-of-week. */
+  readonly dayOfWeekStar: boolean;
+}
+
 /** What is wrong with a schedule, and what to write instead. */
 export interface CronProblem {
   readonly problem: string;
@@ -100,6 +115,20 @@ export class CronSchedule {
   }
 
   private constructor(private readonly fields: FieldBits[]) {}
+
+  /** The values of every field, for code that evaluates the schedule elsewhere (a Kargo expression). */
+  public get values(): CronFields {
+    const [minute, hour, dom, month, dow] = this.fields.map(f => ({ ...f, sorted: [...f.values].sort((a, b) => a - b) }));
+    return {
+      minutes: minute.sorted,
+      hours: hour.sorted,
+      daysOfMonth: dom.sorted,
+      months: month.sorted,
+      daysOfWeek: dow.sorted,
+      dayOfMonthStar: dom.star,
+      dayOfWeekStar: dow.star,
+    };
+  }
 
   /** Whether the schedule fires at this minute. */
   public matches(t: CronTime): boolean {
