@@ -111,13 +111,20 @@ export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | 
   const minute = 60_000;
   const offset = zoneOffset(now, timeZone);
   const wall = now.getTime() + offset;
-  for (let t = Math.floor(wall / minute) * minute; t > wall - duration; t -= minute) {
+  // minute by minute back from now, skipping the days and hours the schedule does not fire in
+  for (let t = Math.floor(wall / minute) * minute; t > wall - duration;) {
     const d = new Date(t);
     const fields = {
       minute: d.getUTCMinutes(), hour: d.getUTCHours(), dayOfMonth: d.getUTCDate(), month: d.getUTCMonth() + 1, dayOfWeek: d.getUTCDay(),
     };
-    if (schedule.matches(fields)) {
+    if (!schedule.matchesDay(fields)) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - minute;
+    } else if (!schedule.matchesHour(fields.hour)) {
+      t -= (fields.minute + 1) * minute;
+    } else if (schedule.matches(fields)) {
       return { start: new Date(t - offset), end: new Date(t - offset + duration) };
+    } else {
+      t -= minute;
     }
   }
   return undefined;

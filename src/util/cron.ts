@@ -132,9 +132,18 @@ export class CronSchedule {
 
   /** Whether the schedule fires at this minute. */
   public matches(t: CronTime): boolean {
-    const [minute, hour, , month] = this.fields;
-    if (!minute.values.has(t.minute) || !hour.values.has(t.hour) || !month.values.has(t.month)) return false;
-    return this.dayMatches(t.dayOfMonth, t.dayOfWeek);
+    const [minute, hour] = this.fields;
+    return minute.values.has(t.minute) && hour.values.has(t.hour) && this.matchesDay(t);
+  }
+
+  /** Whether the schedule fires on this day at some time (its month and day fields match). */
+  public matchesDay(t: Pick<CronTime, 'dayOfMonth' | 'month' | 'dayOfWeek'>): boolean {
+    return this.fields[3].values.has(t.month) && this.dayMatches(t.dayOfMonth, t.dayOfWeek);
+  }
+
+  /** Whether the schedule fires in this hour of a day it fires on. */
+  public matchesHour(hour: number): boolean {
+    return this.fields[1].values.has(hour);
   }
 
   /**
