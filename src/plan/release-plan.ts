@@ -40,12 +40,6 @@ export interface WavePlan {
   readonly kargoShard?: string;
   /** The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD only). */
   readonly applicationSet?: string;
-  /**
-   * The longest deploy freeze of the wave's stage, in seconds: a promotion that meets it waits
-   * this long for Argo CD to sync (the `argocd-update` step's timeout covers it).
-   * @default - no freeze
-   */
-  readonly freezeWaitSeconds?: number;
 }
 
 /**
@@ -103,8 +97,8 @@ export interface StagePlan {
   readonly freezes: FreezePlan[];
   /**
    * How long a promotion waits for the stage's Applications to sync and be healthy (Kargo
-   * duration, the `argocd-update` step's `retry.timeout`); longer when a deploy freeze may hold
-   * the sync.
+   * duration, the `argocd-update` step's `retry.timeout`). A promotion also stops before it
+   * pushes while a deploy freeze holds or opens within this time.
    */
   readonly syncTimeout: string;
 }
@@ -138,8 +132,8 @@ export function stagesByCluster(stages: StagePlan[]): Map<string, StagePlan[]> {
 }
 
 /**
- * How long `argocd-update` waits for a sync by default, and the time a sync gets after a deploy
- * freeze ends: Kargo's own 5 minutes is less than one slow sync wave. @internal
+ * How long `argocd-update` waits for a sync by default (Kargo's own 5 minutes is less than one
+ * slow sync wave), and how far ahead a promotion looks for a deploy freeze. @internal
  */
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30 * 60;
 

@@ -118,7 +118,7 @@ function freezeLines(plan: ReleasePlan): string[] {
   const rows = plan.stages.flatMap(s => s.freezes.map(f => `| ${mdText(s.name)} | ${mdText(f.reason)} | ${mdCode(f.schedule)} for ${mdText(f.duration)} (${mdText(f.timeZone)}) `
     + `| ${f.manualSync ? 'yes' : 'no'} | ${f.origin} |`));
   if (rows.length === 0) return [];
-  const lines = ['', '## Deploy freezes', '', 'Argo CD deny sync windows on the stage\'s Applications; Kargo promotions into the stage wait them out.', '',
+  const lines = ['', '## Deploy freezes', '', 'Argo CD deny sync windows on the stage\'s Applications; a Kargo promotion into the stage fails before it pushes while one is open (or opens within the sync timeout), with the reason.', '',
     '| stage | reason | when | manual promotion | from |', '| --- | --- | --- | --- | --- |', ...rows];
   if (plan.freezeOverride) lines.push('', `**Freeze override:** ${mdText(plan.freezeOverride)}`);
   return lines;

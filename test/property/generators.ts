@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, BudgetSpec, CheckSpec, ClusterSpec, CredSpec, FleetSpec, PipelineSpec, ReqSpec, SelSpec, SourceSpec, StageSpec, StandardsSpec, WavesSpec } from './model';
+import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, BudgetSpec, CheckSpec, ClusterSpec, CredSpec, FleetSpec, FreezeSpec, PipelineSpec, ReqSpec, SelSpec, SourceSpec, StageSpec, StandardsSpec, WavesSpec } from './model';
 import { Comparison, GitCommitSelection, PlatformLabels } from '../../src';
 
 // ---------------------------------------------------------------------------------------------
@@ -367,6 +367,7 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
       budget: fc.integer({ min: 0, max: 3 }),
       randomBudget: maybe(budgetArb, 80),
       checks: maybe(checksArb(2, `-${tag}`), 5),
+      freeze: maybe(freezeArb, 5),
     }))),
     budget: maybe(fc.constantFrom<BudgetSpec>({ maxPercent: 100 }, { maxClusters: 30 }), 6),
     random: fc.integer({ min: 0, max: 11 }),
@@ -426,12 +427,22 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
         production: o.production,
         budget,
         checks: o.checks,
+        freeze: o.freeze,
       });
     });
     const chain = g.shared === 0 ? withSharedStage(stages, g.style) : stages;
     return { pipeline: clean({ id, stages: asGraph(chain, g), budget: g.budget }), members: stageMembers };
   });
 }
+
+/** Freezes of the forms Argo CD reads (steps, names, ranges, `?`) and descriptors, in zones with and without DST. */
+export const freezeArb: fc.Arbitrary<FreezeSpec> = fc.record({
+  schedule: fc.constantFrom('0 0 20 12 *', '0 22 * * 5', '*/30 9-17 * * mon-fri', '0 0 1 */2 *', '@weekly', '@daily', '15 3 * JAN,jul 0',
+    '0 12 13 * 5', '0 0 ? * SUN', '0 6-18/4 * * *', '59 23 31 * *'),
+  hours: fc.integer({ min: 1, max: 400 }),
+  zone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney'),
+  manual: fc.boolean(),
+});
 
 // ----- apps
 
