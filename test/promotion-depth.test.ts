@@ -71,7 +71,8 @@ describe('verification', () => {
   test('each Kargo Stage references an AnalysisTemplate per check, with one metric per cluster of the wave', () => {
     const { objects } = define(() => ({ verification: [http] }));
     const canary = find(objects, 'Stage', 'prod-canary');
-    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }]);
+    // the canary wave also waits the broad wave's soak
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }, { name: 'prod-canary-soak', kind: 'AnalysisTemplate' }]);
     expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
     const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
     expect(template.metadata.namespace).toBe('api');
@@ -84,7 +85,9 @@ describe('verification', () => {
       ['version-gcp-prod-6d51d5e-answers-json', 'https://api.gcp-prod-h100-1.example.com/version'],
     ]);
     expect(template.spec.args).toEqual([{ name: 'version' }]);
-    expect(ofKind(objects, 'AnalysisTemplate')).toHaveLength(4);
+    // one per check and Stage, and the soaks of staging and prod-canary
+    expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => t.metadata.name).sort()).toEqual([
+      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version']);
   });
 
   test('pipeline checks, app checks and stage-specific checks are combined per stage', () => {
@@ -420,8 +423,12 @@ describe('recovery', () => {
         ],
       }),
     }));
-    expect(find(objects, 'Stage', 'prod-canary').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
-    expect(find(objects, 'Stage', 'prod-broad').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
+    // waited in the verification of the Stage before each wave (Kargo's requiredSoakTime is never written)
+    for (const [stage, upstream] of [['prod-canary', 'dev'], ['prod-broad', 'prod-canary']]) {
+      expect(find(objects, 'Stage', stage).spec.requestedFreight[0].sources.requiredSoakTime).toBeUndefined();
+      expect(find(objects, 'Stage', stage).metadata.annotations['gitops-platform.io/soak']).toBe('2h');
+      expect(find(objects, 'AnalysisTemplate', `${upstream}-soak`).spec.metrics[0].initialDelay).toBe('2h');
+    }
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
   });

@@ -1,6 +1,7 @@
 import { VerificationKind } from './check-options';
 import { jobNameProblems } from './job-names';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
+import { SOAK_CHECK_NAME, soakMetric } from './soak-check';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
@@ -21,6 +22,12 @@ export interface VerificationContext {
   /** The namespace the app is deployed to in this stage (`{namespace}`). */
   readonly namespace: string;
   readonly clusters: VerificationTarget[];
+  /**
+   * How long the verification waits after the Stage's promotion (Kargo duration): the soak the
+   * Stages after it ask for (see `soak-check.ts`).
+   * @default - no soak
+   */
+  readonly soak?: string;
 }
 
 /** One AnalysisTemplate to define in the Kargo project namespace. @internal */
@@ -68,7 +75,7 @@ interface ArgUse {
  */
 export function renderVerification(checks: Verification[], ctx: VerificationContext): RenderedVerification {
   const problems: string[] = [];
-  if (checks.length === 0) return { templates: [], stageVerification: undefined, problems };
+  if (checks.length === 0 && ctx.soak === undefined) return { templates: [], stageVerification: undefined, problems };
   const labels = {
     [PlatformLabels.APP]: ctx.app,
     [PlatformLabels.STAGE]: ctx.kargoStage,
@@ -122,6 +129,16 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
+  if (ctx.soak !== undefined) {
+    const soakTemplate = soakTemplateOf(ctx.kargoStage, ctx.soak, labels);
+    if (checks.some(c => c.name === SOAK_CHECK_NAME)) {
+      problems.push(describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(soakTemplate.name)}) `
+        + `that wait the soak of ${ctx.soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check'));
+    }
+    templates.push(soakTemplate);
+    references.push({ name: soakTemplate.name, kind: 'AnalysisTemplate' });
+    metricOwners.set(SOAK_CHECK_NAME, SOAK_CHECK_NAME);
+  }
   problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
@@ -141,6 +158,15 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
       args: kargoArgs.length > 0 ? kargoArgs : undefined,
     },
     problems,
+  };
+}
+
+/** The template of a Stage's soak: one dry-run metric that starts `soak` after the run. */
+function soakTemplateOf(kargoStage: string, soak: string, labels: Record<string, string>): RenderedTemplate {
+  return {
+    name: `${kargoStage}-${SOAK_CHECK_NAME}`,
+    labels: { ...labels },
+    spec: { metrics: [soakMetric(soak, labels)], dryRun: [{ metricName: SOAK_CHECK_NAME }] },
   };
 }
 

@@ -45,7 +45,9 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
     // a second stage on the first stage's clusters, in the same namespace
     const p = pick(w.pipelines, n);
     const first = p.stages[0];
-    if (first.sel !== undefined) p.stages.splice(1, 0, { name: 'same-ns', sel: first.sel, after: [first.name], ns: first.ns });
+    // with the soak of the stages that already follow the first one, which it joins
+    const soakMs = p.stages[1]?.soakMs;
+    if (first.sel !== undefined) p.stages.splice(1, 0, { name: 'same-ns', sel: first.sel, after: [first.name], ns: first.ns, ...soakMs === undefined ? {} : { soakMs } });
   },
   'stage without clusters': (w, n) => { pick(w.pipelines, n).stages.push({ name: 'orphan', sel: { k: 'labels', v: { role: 'nothing' } } }); },
   'no stages': (w, n) => { pick(w.pipelines, n).stages = []; },
