@@ -20,6 +20,8 @@ interface StageSpec {
   readonly auto?: boolean;
   readonly pullRequest?: boolean;
   readonly soak?: string;
+  /** the soak as the library writes it now: an annotation, waited in the upstream's checks */
+  readonly soakAnnotation?: string;
 }
 
 interface AppSpec {
@@ -65,7 +67,7 @@ function appObjects(name: string, spec: AppSpec): Array<{ file: string; obj: any
       objs.push({
         apiVersion: KARGO,
         kind: 'Stage',
-        metadata: { name: wave, namespace: name, labels: stageLabels },
+        metadata: { name: wave, namespace: name, labels: stageLabels, ...(s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {}) },
         spec: {
           requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
           promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },
@@ -196,6 +198,15 @@ describe('diff', () => {
     expect(api.artifactsAdded.map((a) => a.id)).toEqual(['image ghcr.io/acme/api2']);
     expect(api.artifactsRemoved.map((a) => a.id)).toEqual(['image ghcr.io/acme/api']);
     expect(summaryOf(api)).toBe('api: prod gate manual + pull request → automatic; 2 artifacts changed; objects: 5 changed');
+  });
+
+  test('a soak moved from requiredSoakTime to the soak annotation is no change; a new value is', () => {
+    const moved: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '1h' }] };
+    const same = diffTrees(tree({ api: API }), tree({ api: moved })).apps[0];
+    expect(same?.stages.find((s) => s.stage === 'prod')?.soak).toBeUndefined();
+    const longer: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '3h' }] };
+    const changed = diffTrees(tree({ api: API }), tree({ api: longer })).apps[0];
+    expect(changed.stages.find((s) => s.stage === 'prod')!.soak).toEqual({ before: ['1h'], after: ['3h'] });
   });
 
   test('a new app, a removed app and fleet clusters', () => {

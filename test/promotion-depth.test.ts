@@ -429,8 +429,24 @@ describe('recovery', () => {
       expect(find(objects, 'Stage', stage).metadata.annotations['gitops-platform.io/soak']).toBe('2h');
       expect(find(objects, 'AnalysisTemplate', `${upstream}-soak`).spec.metrics[0].initialDelay).toBe('2h');
     }
+    // the canary's checks are the soak only: it has none of its own
+    expect(find(objects, 'Stage', 'prod-canary').spec.verification.analysisTemplates).toEqual([{ kind: 'AnalysisTemplate', name: 'prod-canary-soak' }]);
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
+  });
+});
+
+describe('soak checks', () => {
+  test('fails if a check is named like the soak metric of a Stage that waits a soak', () => {
+    expect(() => define(w => ({
+      pipeline: new PromotionPipeline(w.app, 'soaked', {
+        stages: [
+          { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+          { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), soak: Duration.hours(2) },
+        ],
+      }),
+      stageVerification: { dev: [Verification.http({ name: 'soak', url: 'https://{cluster}.example.com/healthz' })] },
+    }))).toThrow(/stage "dev" verification: verification name is the name of the metric and template \("dev-soak"\) that wait the soak of 2h in Stage "dev", got "soak"; rename the check/);
   });
 });
 
