@@ -64,10 +64,11 @@ function appObjects(name: string, spec: AppSpec): Array<{ file: string; obj: any
     s.waves.forEach((clusters, i) => {
       const wave = waveName(s, i);
       const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
+      const annotations = s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {};
       objs.push({
         apiVersion: KARGO,
         kind: 'Stage',
-        metadata: { name: wave, namespace: name, labels: stageLabels, ...(s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {}) },
+        metadata: { name: wave, namespace: name, labels: stageLabels, ...annotations },
         spec: {
           requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
           promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },

@@ -87,7 +87,8 @@ describe('verification', () => {
     expect(template.spec.args).toEqual([{ name: 'version' }]);
     // one per check and Stage, and the soaks of staging and prod-canary
     expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => t.metadata.name).sort()).toEqual([
-      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version']);
+      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version',
+    ]);
   });
 
   test('pipeline checks, app checks and stage-specific checks are combined per stage', () => {

@@ -79,8 +79,13 @@ describe('timeline model: the shapes Kargo v1.11.2 cannot move a release through
   });
 
   test('a person could not promote it either: the UI lists nothing, though the webhook would admit it', () => {
-    const f: ModelFreight = { name: 'f', warehouse: NS, verifiedIn: new Map([['dev', 0], ['a', 600], ['b', 600]]),
-      currentlyIn: new Map([['dev', 0], ['a', 600], ['b', 600]]), approvedFor: new Set() };
+    const f: ModelFreight = {
+      name: 'f',
+      warehouse: NS,
+      verifiedIn: new Map([['dev', 0], ['a', 600], ['b', 600]]),
+      currentlyIn: new Map([['dev', 0], ['a', 600], ['b', 600]]),
+      approvedFor: new Set(),
+    };
     const req = { warehouse: NS, direct: false, stages: ['a', 'b'], strategy: 'All', soakSeconds: HOUR };
     expect(listFreightFromWarehouse([f], 'c', req, 2 * HOUR)).toEqual([]);
     expect(isFreightAvailable(f, 'c', [req], 2 * HOUR)).toBe(true);
@@ -90,8 +95,13 @@ describe('timeline model: the shapes Kargo v1.11.2 cannot move a release through
   });
 
   test('OneOf: a soak in any earlier Stage lists the Freight, but the webhook holds it to the upstream\'s own soak', () => {
-    const f: ModelFreight = { name: 'f', warehouse: NS, verifiedIn: new Map([['dev', 0], ['staging', 3 * HOUR]]),
-      currentlyIn: new Map([['dev', 0], ['staging', 3 * HOUR]]), approvedFor: new Set() };
+    const f: ModelFreight = {
+      name: 'f',
+      warehouse: NS,
+      verifiedIn: new Map([['dev', 0], ['staging', 3 * HOUR]]),
+      currentlyIn: new Map([['dev', 0], ['staging', 3 * HOUR]]),
+      approvedFor: new Set(),
+    };
     const req = { warehouse: NS, direct: false, stages: ['staging'], soakSeconds: HOUR };
     expect(listFreightFromWarehouse([f], 'prod', req, 3 * HOUR + 60)).toEqual([f]);
     expect(isFreightAvailable(f, 'prod', [req], 3 * HOUR + 60)).toBe(false);

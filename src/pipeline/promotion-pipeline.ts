@@ -312,7 +312,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       if (sibling !== undefined && siblingSoak !== soak) {
         fail(subject, field, soak, `differs from the soak of stage ${show(sibling.name)} (${siblingSoak}), which also follows stage ${show(up)}; `
           + `the soak is waited in the checks of stage ${show(up)}, once for every stage after it`,
-          `give every stage after ${show(up)} the same soak`);
+        `give every stage after ${show(up)} the same soak`);
       }
     }
   }

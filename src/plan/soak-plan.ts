@@ -29,7 +29,7 @@ export function placeSoaks(problems: ProblemList, stages: StagePlan[]): StagePla
       }
       if (byStage.get(up)?.controlFlow && w.soak !== undefined) {
         problems.add(`Kargo Stage ${show(w.kargoStage)} asks for a soak of ${w.soak} after control-flow Stage ${show(up)}, where Freight never soaks; `
-          + `move the soak to the control-flow stage`);
+          + 'move the soak to the control-flow stage');
       }
     }
   }

@@ -129,16 +129,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
-  if (ctx.soak !== undefined) {
-    const soakTemplate = soakTemplateOf(ctx.kargoStage, ctx.soak, labels);
-    if (checks.some(c => c.name === SOAK_CHECK_NAME)) {
-      problems.push(describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(soakTemplate.name)}) `
-        + `that wait the soak of ${ctx.soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check'));
-    }
-    templates.push(soakTemplate);
-    references.push({ name: soakTemplate.name, kind: 'AnalysisTemplate' });
-    metricOwners.set(SOAK_CHECK_NAME, SOAK_CHECK_NAME);
-  }
+  if (ctx.soak !== undefined) problems.push(...addSoakTemplate(ctx, ctx.soak, checks, labels, { templates, references }));
   problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
@@ -161,13 +152,19 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   };
 }
 
-/** The template of a Stage's soak: one dry-run metric that starts `soak` after the run. */
-function soakTemplateOf(kargoStage: string, soak: string, labels: Record<string, string>): RenderedTemplate {
-  return {
-    name: `${kargoStage}-${SOAK_CHECK_NAME}`,
-    labels: { ...labels },
-    spec: { metrics: [soakMetric(soak, labels)], dryRun: [{ metricName: SOAK_CHECK_NAME }] },
-  };
+/**
+ * Adds the template of a Stage's soak (one dry-run metric that starts `soak` after the run) to
+ * the Stage's templates and references; returns the problems (a check that takes its name).
+ */
+function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
+  into: { templates: RenderedTemplate[]; references: Array<{ name: string; kind: string }> }): string[] {
+  const name = `${ctx.kargoStage}-${SOAK_CHECK_NAME}`;
+  into.templates.push({ name, labels: { ...labels }, spec: { metrics: [soakMetric(soak, labels)], dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
+  into.references.push({ name, kind: 'AnalysisTemplate' });
+  return checks.some(c => c.name === SOAK_CHECK_NAME)
+    ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(name)}) `
+      + `that wait the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
+    : [];
 }
 
 /**
