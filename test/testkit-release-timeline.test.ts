@@ -161,12 +161,12 @@ describe('timeline model: the shapes Kargo v1.11.2 cannot move a release through
     expect(codesByStage(endless)).toEqual([['prod', 'freight-never-available']]);
   });
 
-  test('an approval lets Freight into an All join at once, soak or not', () => {
+  test('an approval lets Freight into an All join at once, soak or not: it wakes the auto-promoting Stage', () => {
     const stages: StageShape[] = [
       { name: 'dev', auto: true },
       { name: 'a', from: ['dev'], auto: true },
       { name: 'b', from: ['dev'], auto: true },
-      { name: 'join', from: ['a', 'b'], strategy: 'All', soak: '1h' },
+      { name: 'join', from: ['a', 'b'], strategy: 'All', soak: '1h', auto: true },
     ];
     expect(reached(project(stages), 'join')).toBeUndefined();
     const approved = simulateRelease(project(stages), { approvals: [{ stage: 'join', at: 2 * HOUR }] });

@@ -6,7 +6,8 @@ import { ModelStage, modelStages, RunTimingOptions } from './kargo-stage-specs';
  * One release through a Kargo v1.11.2 project over simulated time: one Freight per Warehouse,
  * created at second 0, and the controllers that move it on:
  * - regular Stages (`pkg/controller/stages/regular_stages.go`): `Reconcile` runs on Freight
- *   newly verified upstream (`event_handlers.go` `downstreamStageEnqueuer`), on Freight created
+ *   newly verified upstream (`event_handlers.go` `downstreamStageEnqueuer`), on Freight approved
+ *   for it (`stageEnqueuerForApprovedFreight`), on Freight created
  *   in a Warehouse it takes directly (`warehouseStageEnqueuer`), when its promotion or
  *   verification ends, and 5 minutes after each reconcile (`RequeueAfter`); `autoPromoteFreight`
  *   promotes the candidate of `ListFreightAvailableToStage` when the ProjectConfig enables it;
@@ -77,7 +78,11 @@ function simulateProject(project: ModelStage[], objects: any[], options: Release
   // creation: every Stage is reconciled once (GenerationChangedPredicate), the Freight wakes direct ones
   let queue = project.map(s => s.name);
   for (let t = 0; t <= horizon; t = nextMoment(runs, freight, options, t)) {
-    for (const a of options.approvals ?? []) if (a.at <= t) freight.forEach(f => f.approvedFor.add(a.stage));
+    // an approval wakes the Stage (event_handlers.go stageEnqueuerForApprovedFreight)
+    for (const a of (options.approvals ?? []).filter(x => x.at <= t && runs.has(x.stage) && !freight.every(f => f.approvedFor.has(x.stage)))) {
+      freight.forEach(f => f.approvedFor.add(a.stage));
+      queue.push(a.stage);
+    }
     for (const run of runs.values()) {
       if (run.promotingUntil !== undefined && run.promotingUntil <= t) {
         run.promotingUntil = undefined;
