@@ -16,6 +16,8 @@ export interface StageSpec {
   readonly auto?: boolean;
   readonly pullRequest?: boolean;
   readonly soak?: string;
+  /** the soak as the library writes it now: an annotation, waited in the upstream's checks */
+  readonly soakAnnotation?: string;
 }
 
 export interface AppSpec {
@@ -58,10 +60,11 @@ export function appObjects(name: string, spec: AppSpec): Array<{ file: string; o
     s.waves.forEach((clusters, i) => {
       const wave = waveName(s, i);
       const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
+      const annotations = s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {};
       objs.push({
         apiVersion: KARGO,
         kind: 'Stage',
-        metadata: { name: wave, namespace: name, labels: stageLabels },
+        metadata: { name: wave, namespace: name, labels: stageLabels, ...annotations },
         spec: {
           requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
           promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },

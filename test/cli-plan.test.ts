@@ -82,6 +82,15 @@ describe('diff', () => {
     expect(summaryOf(api)).toBe('api: prod gate manual + pull request → automatic; 2 artifacts changed; objects: 5 changed');
   });
 
+  test('a soak moved from requiredSoakTime to the soak annotation is no change; a new value is', () => {
+    const moved: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '1h' }] };
+    const same = diffTrees(tree({ api: API }), tree({ api: moved })).apps[0];
+    expect(same?.stages.find((s) => s.stage === 'prod')?.soak).toBeUndefined();
+    const longer: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '3h' }] };
+    const changed = diffTrees(tree({ api: API }), tree({ api: longer })).apps[0];
+    expect(changed.stages.find((s) => s.stage === 'prod')!.soak).toEqual({ before: ['1h'], after: ['3h'] });
+  });
+
   test('a new app, a removed app and fleet clusters', () => {
     const change = diffTrees(tree({ api: API }), tree({ web: WEB }, { ...CLUSTERS, 'prod-99': 'prod' }));
     expect(change.apps.map((a) => [a.app, a.status])).toEqual([['api', 'removed'], ['web', 'added']]);

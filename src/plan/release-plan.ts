@@ -26,8 +26,24 @@ export interface WavePlan {
   readonly branch?: string;
   /** Whether this is a Kargo control-flow Stage: no clusters, no promotion steps, no checks. */
   readonly controlFlow?: boolean;
-  /** How long Freight must have been verified upstream first (Kargo duration), if at all. */
+  /**
+   * How long Freight must have run in the upstream Kargo Stages before it may enter this one
+   * (Kargo duration), if at all. It is waited in the upstreams' verification (their
+   * `verificationSoak`), not with Kargo's `requiredSoakTime`.
+   */
   readonly soak?: string;
+  /**
+   * How long this Stage's verification waits after its promotion before Freight counts as
+   * verified here (Kargo duration): the soak of the Stages after it, waited alongside the checks.
+   * @default - no soak
+   */
+  readonly verificationSoak?: string;
+  /**
+   * How long after a release Freight can reach this Stage at the earliest, in seconds: the soaks
+   * on the way from the Warehouse (through every upstream of a join, through the shortest one of
+   * an any-of join). Promotions and checks longer than a soak add to it.
+   */
+  readonly earliestSeconds: number;
   /** The clusters, sorted by name. */
   readonly clusters: string[];
   /** The Git branch holding the rendered manifests, one directory per cluster (none for a control-flow Stage). */

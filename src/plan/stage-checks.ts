@@ -65,6 +65,7 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         namespace: stage.namespace,
         clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
         jobs,
+        soak: wave.verificationSoak,
       });
       r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
       // all templates of an app share the project namespace

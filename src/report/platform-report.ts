@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdk8s';
+import { App, Duration } from 'cdk8s';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
 import { mdCode, mdText, mermaidText } from '../util/markdown';
+import { toGoDuration } from '../util/duration';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
@@ -52,15 +53,21 @@ export class PlatformReport {
         lines.push(`  ${id(up)} -->${label ? `|${mermaidText(label)}|` : ''} ${id(wave.kargoStage)}`);
       }
     }
-    lines.push('```', '', '| Kargo Stage | gate | soak | checks | release branch | clusters |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push('```', '', '| Kargo Stage | gate | soak | checks | earliest | release branch | clusters |',
+      '| --- | --- | --- | --- | --- | --- | --- |');
     for (const stage of plan.stages) {
       for (const wave of stage.waves) {
         const gate = wave.controlFlow ? `control flow${wave.join === JoinKind.ANY_OF ? ', any of upstreams' : ''}`
           : `${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.map(mdText).join(', ')})`}`;
-        lines.push(`| ${mdText(wave.kargoStage)} | ${gate} `
-          + `| ${mdText(wave.soak ?? '')} | ${stage.verification.map(mdText).join(', ')} | ${wave.releaseBranch ? mdCode(wave.releaseBranch) : ''} | ${wave.clusters.map(mdText).join(', ')} |`);
+        // a soak is waited in the upstreams' verification: the upstream's checks say so
+        const soak = wave.soak === undefined ? '' : `${wave.soak} (waited in the checks of ${wave.upstreams.join(', ')})`;
+        const checks = [...wave.controlFlow ? [] : stage.verification, ...wave.verificationSoak ? [`soak ${wave.verificationSoak}`] : []];
+        lines.push(`| ${mdText(wave.kargoStage)} | ${gate} | ${mdText(soak)} | ${checks.map(mdText).join(', ')} | ${earliest(wave.earliestSeconds)} `
+          + `| ${wave.releaseBranch ? mdCode(wave.releaseBranch) : ''} | ${wave.clusters.map(mdText).join(', ')} |`);
       }
     }
+    lines.push('', 'Earliest: how long after a release Freight can reach the Stage, from the soaks on the way; promotions, '
+      + 'and checks that take longer than a soak, add to it.');
     lines.push(...freezeLines(plan));
     lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} ${mdCode(a.repoUrl)}`).join(', ')}.`);
     if (app.exemptions.length > 0) {
@@ -130,6 +137,11 @@ function id(name: string): string {
 }
 
 /** The stages with a namespace of their own, for the report's first line. */
+/** A number of seconds as a Kargo duration, `0` for none. */
+function earliest(seconds: number): string {
+  return seconds === 0 ? '0' : toGoDuration(Duration.seconds(seconds));
+}
+
 function stageNamespaces(plan: ReleasePlan): string {
   const own = plan.stages.filter(s => hasOwnNamespace(plan, s));
   return own.length === 0 ? '' : ` (${own.map(s => `stage ${mdText(s.name)} in ${mdCode(s.namespace)}`).join(', ')})`;

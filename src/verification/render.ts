@@ -2,6 +2,7 @@ import { VerificationKind } from './check-options';
 import { jobNameProblems } from './job-names';
 import { METRIC_OUTCOMES_ANNOTATION } from './metric-outcome';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
+import { SOAK_CHECK_NAME, soakMetric } from './soak-check';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
@@ -25,6 +26,12 @@ export interface VerificationContext {
   readonly clusters: VerificationTarget[];
   /** How the fleet runs verification Jobs on the hub (CA bundle, image registry). */
   readonly jobs?: VerificationJobOptions;
+  /**
+   * How long the verification waits after the Stage's promotion (Kargo duration): the soak the
+   * Stages after it ask for (see `soak-check.ts`).
+   * @default - no soak
+   */
+  readonly soak?: string;
 }
 
 /** One AnalysisTemplate to define in the Kargo project namespace. @internal */
@@ -74,7 +81,7 @@ interface ArgUse {
  */
 export function renderVerification(checks: Verification[], ctx: VerificationContext): RenderedVerification {
   const problems: string[] = [];
-  if (checks.length === 0) return { templates: [], stageVerification: undefined, problems };
+  if (checks.length === 0 && ctx.soak === undefined) return { templates: [], stageVerification: undefined, problems };
   const labels = {
     [PlatformLabels.APP]: ctx.app,
     [PlatformLabels.STAGE]: ctx.kargoStage,
@@ -129,6 +136,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
+  if (ctx.soak !== undefined) problems.push(...addSoakTemplate(ctx, ctx.soak, checks, labels, { templates, references }));
   problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
@@ -149,6 +157,21 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     },
     problems,
   };
+}
+
+/**
+ * Adds the template of a Stage's soak (one dry-run metric that starts `soak` after the run) to
+ * the Stage's templates and references; returns the problems (a check that takes its name).
+ */
+function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
+  into: { templates: RenderedTemplate[]; references: Array<{ name: string; kind: string }> }): string[] {
+  const name = `${ctx.kargoStage}-${SOAK_CHECK_NAME}`;
+  into.templates.push({ name, labels: { ...labels }, spec: { metrics: [soakMetric(soak, labels, ctx.jobs)], dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
+  into.references.push({ name, kind: 'AnalysisTemplate' });
+  return checks.some(c => c.name === SOAK_CHECK_NAME)
+    ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(name)}) `
+      + `that wait the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
+    : [];
 }
 
 /**

@@ -323,11 +323,16 @@ export function checksArb(max: number, tag: string): fc.Arbitrary<CheckSpec[]> {
 function asGraph(stages: StageSpec[], g: { graph: string; anyJoin: boolean; style: number }): StageSpec[] {
   const join = g.anyJoin ? 'any' as const : undefined;
   if (g.graph === 'diamond' && stages.length >= 3) {
-    stages[2] = { ...stages[2], after: [stages[0].name] };
+    // two stages after one upstream share its soak: it is waited once, in that upstream's checks
+    stages[2] = clean({ ...stages[2], after: [stages[0].name], soakMs: stages[1].soakMs });
     if (stages.length >= 4) stages[3] = { ...stages[3], after: [stages[1].name, stages[2].name], join };
   } else if (g.graph === 'gate' && stages.length >= 2) {
-    const gate: StageSpec = clean({ name: 'gate-cf', after: stages.slice(0, -1).map(s => s.name), join, soakMs: g.style % 2 === 0 ? 60_000 : undefined });
-    return [...stages.slice(0, -1), gate, stages[stages.length - 1]];
+    // the soak, if any, is the gate's (Freight never soaks in a control-flow Stage), and the stages
+    // the gate follows, each also followed by the next, share it: one upstream waits one soak
+    const soakMs = g.style % 2 === 0 ? 60_000 : undefined;
+    const gate: StageSpec = clean({ name: 'gate-cf', after: stages.slice(0, -1).map(s => s.name), join, soakMs });
+    const before = stages.slice(0, -1).map((s, i) => (i === 0 ? s : clean({ ...s, soakMs })));
+    return [...before, gate, clean({ ...stages[stages.length - 1], soakMs: undefined })];
   } else if (g.graph === 'fan') {
     const last = stages[stages.length - 1];
     stages[stages.length - 1] = { ...last, fanOut: g.style % 2 === 0 ? PlatformLabels.PROVIDER : PlatformLabels.REGION };
