@@ -79,7 +79,9 @@ export function expandApplicationSet(appSet: any, clusterSecrets: any[]): Simula
     let paramSets: any[];
     if (generator.clusters) {
       const clusters = clusterSecrets.filter(s => s.metadata.labels?.['argocd.argoproj.io/secret-type'] === 'cluster');
-      paramSets = clusters.filter(s => selectorMatches(generator.clusters.selector, s.metadata.labels)).map(clusterParams);
+      // argo-cd applicationset/generators/value_interpolation.go appendTemplatedValues: `.values.<key>`
+      const values = (params: any) => (generator.clusters.values ? { ...params, values: render(generator.clusters.values, params) } : params);
+      paramSets = clusters.filter(s => selectorMatches(generator.clusters.selector, s.metadata.labels)).map(s => values(clusterParams(s)));
     } else if (generator.list) {
       paramSets = generator.list.elements;
     } else {

@@ -56,7 +56,7 @@ describe('ReleasePlan', () => {
       soak: '2h',
       clusters: ['prod-01', 'prod-02', 'prod-03'],
       releaseBranch: 'rendered/api/prod',
-      applicationSet: 'api-prod',
+      applicationSet: 'api',
       argoCd: 'central',
       argoCdNamespace: 'argocd',
       kargoShard: undefined,

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { APPLICATIONS_SYNC_POLICIES } from './argocd-transition';
 import { activeFreezes, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
 import { ManifestSet } from './manifest-set';
 import { renderPlan } from './plan-markdown';
@@ -129,7 +130,11 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   }
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new UsageError(`--now "${values.now}" is not an ISO time such as 2026-12-24T10:00:00Z`);
-  const options: ModelOptions = { productionStages: config.productionStages, productionTiers: config.productionTiers };
+  const policy = config.applicationSetPolicy;
+  if (policy !== undefined && !APPLICATIONS_SYNC_POLICIES.includes(policy)) {
+    throw new UsageError(`config applicationSetPolicy "${String(policy)}" is not an ApplicationSet controller policy (${APPLICATIONS_SYNC_POLICIES.join(', ')})`);
+  }
+  const options: ModelOptions = { productionStages: config.productionStages, productionTiers: config.productionTiers, applicationSetPolicy: policy };
 
   const render = (base: ManifestSet, head: ManifestSet, label: string): number => {
     const change = diffTrees(base, head, options);

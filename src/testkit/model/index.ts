@@ -6,3 +6,5 @@ export type { ClusterConnectionOptions } from './argocd-cluster-connection';
 export type { PromotionModelOptions } from './kargo-promotion-model';
 export { SCENARIOS } from './kargo-promotion-model';
 export type { ChartDependency } from './kargo-steps';
+export type { ApplicationsSyncPolicy, FleetChangeEvent, FleetChangeOptions, FleetChangeResult } from './applicationset-ownership';
+export { simulateFleetChange } from './applicationset-ownership';
