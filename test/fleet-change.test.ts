@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { releaseConsistencyProblems } from './argocd-simulation';
+import { perWaveShape, releaseConsistencyProblems } from './argocd-simulation';
 import { appProps, managedAuth, world } from './fixtures';
 import { Approval, ClusterOptions, ClusterSelector, CloudProvider, PlatformApp, PlatformLabels, Tier, Waves } from '../src';
 import { FleetChangeOptions, simulateFleetChange } from '../src/testkit';
@@ -49,27 +49,6 @@ function synth(members: Record<string, Member>) {
   const appObjects = Testing.synth(app);
   const objects = [...Testing.synth(w.fleet), ...appObjects];
   return { objects, plan: app.plan, charts: [{ id: 'fleet', objects: Testing.synth(w.fleet) }, { id: 'api', objects: appObjects }] };
-}
-
-/**
- * The shape the emitter had before: one ApplicationSet per wave (`<app>-<Kargo Stage>`) whose
- * template spells the wave's labels, annotation and branch, made from the per-family shape.
- */
-function perWaveShape(objects: any[]): any[] {
-  return objects.flatMap(o => {
-    if (o.kind !== 'ApplicationSet') return [o];
-    return o.spec.generators.map((g: any) => {
-      const v = g.clusters.values;
-      const literal = (s: string) => s.replace(/\{\{ \.values\.(\w+) \}\}/g, (_m: string, k: string) => v[k]);
-      const template = JSON.parse(JSON.stringify(o.spec.template), (_k, x) => (typeof x === 'string' ? literal(x) : x));
-      const { values: _values, ...clustersGenerator } = g.clusters;
-      return {
-        ...o,
-        metadata: { ...o.metadata, name: `api-${v.kargoStage}`, labels: { ...o.metadata.labels, [PlatformLabels.STAGE]: v.kargoStage } },
-        spec: { ...o.spec, generators: [{ clusters: clustersGenerator }], template },
-      };
-    });
-  });
 }
 
 const with_ = (changes: Record<string, Member | undefined>): Record<string, Member> => {
