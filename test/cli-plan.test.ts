@@ -227,7 +227,7 @@ describe('diff', () => {
     ]);
     const markdown = renderPlan(diffTrees(tree({ api: API }), tree({ api: swapped })), [], 'main');
     expect(markdown).toContain('- needs a person (`applicationset-ownership-conflict`): ApplicationSet argocd/api-prod-w2 generates Application '
-      + 'argocd/api-prod-4 (controlled by ApplicationSet argocd/api-prod-w3): SetControllerReference refuses them on every reconcile');
+      + 'argocd/api-prod-4 (controlled by ApplicationSet argocd/api-prod-w3): SetControllerReference refuses it on every reconcile');
     expect(markdown).not.toContain('change ApplicationSet');
   });
 

@@ -168,9 +168,9 @@ function initialApplications(before: any[], options: FleetChangeOptions): Map<st
 /** One `Reconcile` of one ApplicationSet; returns the Applications it was refused. */
 function reconcile(set: Reconciler, live: Map<string, LiveApplication>, round: number, events: FleetChangeEvent[]): FleetChangeEvent[] {
   // validateGeneratedApplications: a name generated twice is an error for the later ones, which are skipped
-  const seen = new Set<string>();
-  const valid = set.generated.filter((a) => !seen.has(keyOf(a)) && seen.add(keyOf(a)) !== undefined)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const firsts = new Map<string, ModelApplication>();
+  for (const a of set.generated) if (!firsts.has(keyOf(a))) firsts.set(keyOf(a), a);
+  const valid = [...firsts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // createInCluster: without update, only what it does not control yet
   const todo = allowUpdate(set.policy) ? valid : valid.filter((a) => live.get(keyOf(a))?.owner !== set.id);
   const refused: FleetChangeEvent[] = [];
@@ -211,7 +211,7 @@ function fixedPointFindings(sets: Reconciler[], live: Map<string, LiveApplicatio
     if (refused.length > 0) {
       const held = refused.map((e) => `${e.application} (controlled by ApplicationSet ${e.owner})`).join(', ');
       out.push(finding(set.obj, '/spec/generators', 'applicationset-ownership-conflict',
-        `ApplicationSet ${set.id} generates Application${refused.length > 1 ? 's' : ''} ${held}: SetControllerReference refuses them on every `
+        `ApplicationSet ${set.id} generates Application${refused.length > 1 ? 's' : ''} ${held}: SetControllerReference refuses ${refused.length > 1 ? 'them' : 'it'} on every `
         + 'reconcile, and Reconcile returns before deleteInCluster, so this ApplicationSet deletes nothing either; the clusters stay on their '
         + 'old branch until a person deletes the Applications (the resources stay: no resources finalizer)'));
     }
