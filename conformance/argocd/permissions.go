@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"errors"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	applisters "github.com/argoproj/argo-cd/v3/pkg/client/listers/application/v1alpha1"
 	"github.com/argoproj/argo-cd/v3/util/argo"
 )
 
@@ -34,20 +39,14 @@ func conditionCode(message string) (code, decidedBy string) {
 // repo, destination cluster, destination), plus the Namespace that CreateNamespace=true makes,
 // which the sync validates like any resource (controller/sync.go validateSyncPermissions).
 func checkPermissions(ctx context.Context, r *Report, fleet *Fleet, a *Argo, apps []*AppInstance) error {
-	projects := map[string]*v1alpha1.AppProject{}
-	for _, p := range fleet.Projects {
-		projects[p.Value.Namespace+"/"+p.Value.Name] = &p.Value
+	projects, err := projectLister(fleet)
+	if err != nil {
+		return err
 	}
 	for _, app := range apps {
 		r.count("applicationsChecked", 1)
-		// The controller reads projects from its own namespace (controller/appcontroller.go
-		// getAppProj: argo.GetAppProject with the controller namespace).
-		proj, ok := projects[fleet.Namespace+"/"+app.App.Spec.GetProject()]
+		proj, ok := appProject(ctx, r, fleet, a, projects, app)
 		if !ok {
-			r.add(app.From, app.Spec+"/project", "project-not-found",
-				fmt.Sprintf("%s names project %q, which is not in namespace %s: argo cd refuses to reconcile it",
-					app.label(), app.App.Spec.GetProject(), fleet.Namespace),
-				upstream("util/argo", "GetAppProject"))
 			continue
 		}
 		conditions, err := argo.ValidatePermissions(ctx, &app.App.Spec, proj, a.DB)
@@ -62,6 +61,42 @@ func checkPermissions(ctx context.Context, r *Report, fleet *Fleet, a *Argo, app
 		checkCreateNamespace(r, app, proj)
 	}
 	return nil
+}
+
+// projectLister serves the instance's AppProjects the way the controller's informer does.
+func projectLister(fleet *Fleet) (applisters.AppProjectLister, error) {
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, p := range fleet.Projects {
+		if err := indexer.Add(p.Value.DeepCopy()); err != nil {
+			return nil, err
+		}
+	}
+	return applisters.NewAppProjectLister(indexer), nil
+}
+
+// appProject is the project the controller resolves for an Application
+// (controller/appcontroller.go getAppProj -> util/argo.GetAppProject, in the controller's
+// namespace: project-scoped clusters and repositories added, global projects merged, the
+// Application's namespace checked against sourceNamespaces).
+func appProject(ctx context.Context, r *Report, fleet *Fleet, a *Argo, projects applisters.AppProjectLister, app *AppInstance) (*v1alpha1.AppProject, bool) {
+	decidedBy := upstream("util/argo", "GetAppProject")
+	proj, err := argo.GetAppProject(ctx, &app.App, projects, fleet.Namespace, a.Settings, a.DB)
+	var notAllowed *argo.ErrApplicationNotAllowedToUseProject
+	switch {
+	case err == nil:
+		return proj, true
+	case apierrors.IsNotFound(err):
+		r.add(app.From, app.Spec+"/project", "project-not-found",
+			fmt.Sprintf("%s names project %q, which is not in namespace %s: argo cd refuses to reconcile it",
+				app.label(), app.App.Spec.GetProject(), fleet.Namespace), decidedBy)
+	case errors.As(err, &notAllowed):
+		r.add(app.From, "/metadata/namespace", "application-namespace-not-permitted",
+			fmt.Sprintf("argo cd refuses to reconcile %s: %s", app.label(), strings.ToLower(err.Error())), decidedBy)
+	default:
+		r.add(app.From, app.Spec+"/project", "project-invalid",
+			fmt.Sprintf("argo cd cannot resolve project %q of %s: %s", app.App.Spec.GetProject(), app.label(), err), decidedBy)
+	}
+	return nil, false
 }
 
 func pathOf(code string) string {

@@ -98,3 +98,15 @@ spec:
 	f := onlyFinding(t, runOn(t, files, nil), "destination-not-permitted")
 	mustContain(t, f.Message, "shop-edge-01")
 }
+
+func TestApplicationNamespaceNotPermitted(t *testing.T) {
+	app := strings.Replace(application, "namespace: argocd}", "namespace: shop-apps}", 1)
+	f := onlyFinding(t, runOn(t, hub(hubProject, app), nil), "application-namespace-not-permitted")
+	if f.Namespace != "shop-apps" || f.Path != "/metadata/namespace" {
+		t.Errorf("finding on %s %s", f.Namespace, f.Path)
+	}
+	mustContain(t, f.Message, "shop-prod-01")
+	// sourceNamespaces lets the project's Applications live there.
+	project := hubProject + "  sourceNamespaces: [shop-apps]\n"
+	noFindings(t, runOn(t, hub(project, app), nil))
+}
