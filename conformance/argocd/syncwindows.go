@@ -30,7 +30,7 @@ func checkSyncWindows(r *Report, fleet *Fleet, apps []*AppInstance, now *time.Ti
 			}
 			r.count("syncWindows", 1)
 			path := fmt.Sprintf("/spec/syncWindows/%d", i)
-			matching := scope(matchingApps(p.Value.Name, window, apps), len(fleet.ApplicationSets))
+			matching := scope(matchingApps(p.Value.Name, window, apps), appSetsOf(p.Value.Name, fleet))
 			single := v1alpha1.SyncWindows{window.DeepCopy()}
 			if _, err := single.CanSync(false, nil); err != nil {
 				r.add(p.Object, path+windowField(err), "sync-window-invalid",
@@ -95,6 +95,18 @@ func matchingApps(project string, window *v1alpha1.SyncWindow, apps []*AppInstan
 		}
 	}
 	return names
+}
+
+// appSetsOf counts the ApplicationSets whose Applications may belong to the project: their
+// template names it, or a template expression that might.
+func appSetsOf(project string, fleet *Fleet) int {
+	n := 0
+	for _, s := range fleet.ApplicationSets {
+		if p := s.Value.Spec.Template.Spec.Project; p == project || strings.Contains(p, "{{") {
+			n++
+		}
+	}
+	return n
 }
 
 // scope describes the Applications a window applies to. Generated Applications cannot be listed

@@ -83,3 +83,14 @@ func TestSyncWindowActiveAtNow(t *testing.T) {
 		t.Errorf("counted %v", r.Counted)
 	}
 }
+
+func TestSyncWindowNamesTheApplicationSetsOfItsProject(t *testing.T) {
+	appSet := func(name, project string) string {
+		return "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: " + name + ", namespace: argocd}\n" +
+			"spec:\n  generators: [{list: {elements: []}}]\n  template:\n    metadata: {name: x}\n    spec:\n      project: " + project +
+			"\n      destination: {name: prod-01, namespace: shop}\n      source: {repoURL: https://github.com/acme/releases.git, path: x}\n"
+	}
+	files := map[string]string{"shop.k8s.yaml": docs(projectWithWindow(freeze("@weekly", "1h", "UTC")), appSet("shop", "shop"), appSet("other", "other"), application), "fleet.k8s.yaml": clusterSecret}
+	f := onlyFinding(t, runOn(t, files, nil), "sync-window-invalid")
+	mustContain(t, f.Message, "(shop-prod-01) and those of the 1 applicationsets, which are not generated here")
+}
