@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -51,16 +52,30 @@ func checkClusterSecrets(r *Report, fleet *Fleet) {
 		r.count("clusterSecrets", 1)
 		cluster, err := db.SecretToCluster(&s.Value)
 		if err != nil {
-			r.add(s.Object, "/stringData/config", "cluster-secret-invalid",
+			r.add(s.Object, secretField(s.Object, "config"), "cluster-secret-invalid",
 				fmt.Sprintf("argo cd cannot read cluster secret %s: %s; it has no cluster %q and every application aimed at it fails",
 					s.Object.Name, err, string(s.Value.Data["name"])), decidedBy)
 			continue
 		}
 		// SecretToCluster only logs a shard it cannot parse and leaves the cluster unsharded.
 		if shard, ok := s.Value.Data["shard"]; ok && cluster.Shard == nil {
-			r.add(s.Object, "/stringData/shard", "cluster-secret-shard-ignored",
+			r.add(s.Object, secretField(s.Object, "shard"), "cluster-secret-shard-ignored",
 				fmt.Sprintf("argo cd ignores shard %q of cluster %s (not an integer): the cluster is assigned to a shard by hash instead",
 					string(shard), cluster.Name), decidedBy)
 		}
 	}
+}
+
+// secretField is the JSON pointer of a Secret key as the manifest writes it: stringData wins
+// over data on the API server, so a key in stringData is where the value came from.
+func secretField(obj *Object, key string) string {
+	var written struct {
+		StringData map[string]string `json:"stringData"`
+	}
+	if err := json.Unmarshal(obj.JSON, &written); err == nil {
+		if _, ok := written.StringData[key]; ok {
+			return "/stringData/" + key
+		}
+	}
+	return "/data/" + key
 }

@@ -33,6 +33,9 @@ func TestClusterSecretShardArgoCDIgnores(t *testing.T) {
 	r := runOn(t, map[string]string{"fleet.k8s.yaml": clusterSecret + "  shard: two\n"}, nil)
 	f := onlyFinding(t, r, "cluster-secret-shard-ignored")
 	mustContain(t, f.Message, `shard "two"`)
+	if f.Path != "/stringData/shard" {
+		t.Errorf("path %s", f.Path)
+	}
 }
 
 func TestSecretsWithoutTheClusterLabelAreNotClusters(t *testing.T) {
@@ -41,5 +44,13 @@ func TestSecretsWithoutTheClusterLabelAreNotClusters(t *testing.T) {
 	noFindings(t, r)
 	if r.Counted["clusterSecrets"] != 0 {
 		t.Errorf("counted %v", r.Counted)
+	}
+}
+
+func TestClusterSecretFindingPointsAtDataWhenWrittenThere(t *testing.T) {
+	secret := strings.Replace(clusterSecret, "  shard: x\n", "", 1) + "data:\n  shard: eA==\n" // base64 "x"
+	f := onlyFinding(t, runOn(t, map[string]string{"fleet.k8s.yaml": secret}, nil), "cluster-secret-shard-ignored")
+	if f.Path != "/data/shard" {
+		t.Errorf("path %s", f.Path)
 	}
 }

@@ -11,7 +11,9 @@ import (
 
 // syncWindowActive is Argo CD's own SyncWindow.active(currentTime): the body of the exported
 // SyncWindow.Active(), which only ever passes time.Now(). Linked, not copied, so --now is
-// evaluated by exactly the v3.5.1 code (cron parser, duration, time-zone offset).
+// evaluated by exactly the v3.5.1 code (cron parser, duration, time-zone offset). Upstream takes
+// the time zone's offset at time.Now(), not at currentTime: a --now across a daylight-saving
+// change from today is off by that hour, as Argo CD itself would be.
 //
 //go:linkname syncWindowActive github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1.SyncWindow.active
 func syncWindowActive(w v1alpha1.SyncWindow, currentTime time.Time) (bool, error)
