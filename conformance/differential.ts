@@ -115,6 +115,10 @@ const MUTATIONS: Record<string, (o: any) => boolean> = {
     && set(o.spec, 'destination', { name: 'no-such-cluster', namespace: o.spec.destination.namespace }),
 };
 const MUTATED_APPS = ['inference-gateway', 'telemetry-agent'];
+// Not mutated: Application names. The model judges name conflicts among the Applications
+// ApplicationSets generate, which conformance/argocd cannot generate; a written Application that
+// appears twice is one object applied twice, not a conflict either side should flag.
+
 
 function set(target: any, key: string, value: unknown): boolean {
   if (target === null || typeof target !== 'object') return false;
