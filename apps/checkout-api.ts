@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification,
+  Accelerator, ArgoCdCredentials, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification,
   VerificationArg, Versioning,
 } from '../src';
 
@@ -42,6 +42,10 @@ export function checkoutApi(scope: Construct, { fleet, regulated }: Platform, ov
     ],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the release repository as a GitHub App too; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

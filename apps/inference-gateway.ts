@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, Comparison, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement, Verification,
-  VerificationArg, Versioning,
+  Accelerator, ArgoCdCredentials, Artifact, ClusterSelector, Comparison, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials,
+  Requirement, Verification, VerificationArg, Versioning,
 } from '../src';
 
 /**
@@ -45,6 +45,10 @@ export function inferenceGateway(scope: Construct, { fleet, standard }: Platform
     ],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the release repository as a GitHub App too; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, Artifact, ClusterSelector, DeployFreeze, FreezeSchedule,
+  Accelerator, ArgoCdCredentials, Artifact, ClusterSelector, Comparison, DeployFreeze, FreezeSchedule,
   GitCommitSelection, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Requirement,
   Verification, Versioning,
 } from '../src';
@@ -49,7 +49,9 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
         name: 'p99-latency',
         address: 'http://prometheus.monitoring.svc:9090',
         query: 'histogram_quantile(0.99, sum by (le) (rate(model_server_latency_seconds_bucket{cluster="{cluster}"}[5m])))',
-        successCondition: 'result[0] < 0.5',
+        // an upper bound: an idle cluster (no series, or NaN) passes, see MetricOutcome
+        threshold: 0.5,
+        comparison: Comparison.LESS_THAN,
       }),
     ],
     // the weekly training run needs every accelerator: production model servers stay put meanwhile
@@ -62,6 +64,10 @@ export function modelServer(scope: Construct, { fleet, standard }: Platform, ove
     })],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the release repository as a GitHub App too; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

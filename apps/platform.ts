@@ -44,6 +44,12 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
     file: options.terraformOutput ?? TERRAFORM_OUTPUT,
     // six application controller replicas, balanced by the Applications each cluster carries
     applicationControllerShards: 6,
+    // checks reach endpoints behind the internal CA; trust-manager copies the bundle into every
+    // Kargo project namespace, and the hub pulls Docker Hub images through Harbor
+    verificationJobs: {
+      caBundle: { configMapName: 'acme-internal-ca', key: 'ca.crt' },
+      imageRegistry: 'harbor.acme.internal/dockerhub',
+    },
   });
 
   // every app promoted to production on the standard pipeline passes the platform's smoke test

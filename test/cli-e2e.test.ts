@@ -1,4 +1,4 @@
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -19,8 +19,8 @@ function tempDir(prefix: string): string {
 
 afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-function cli(cwd: string, args: string[]) {
-  const result = spawnSync(TSX, [MAIN, ...args], { cwd, encoding: 'utf8', timeout: 240_000 });
+function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(TSX, [MAIN, ...args], { cwd, encoding: 'utf8', timeout: 240_000, env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -112,6 +112,86 @@ describe('plan on a git repository', () => {
     expect(stdout).toBe('');
     expect(stderr).toBe(`error: --base "no-such-ref" is not a commit in ${fs.realpathSync(repo)}\n`);
   });
+});
+
+/** A repository with the tiny project's cdk8s.yaml, .gitignore and node_modules, not yet committed. */
+function project(): string {
+  const repo = tempDir('gitops-platform-e2e-');
+  fs.writeFileSync(path.join(repo, 'cdk8s.yaml'), 'language: typescript\napp: npx tsx apps/main.ts\noutput: manifests\n');
+  fs.writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nmanifests\n');
+  fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
+  fs.mkdirSync(path.join(repo, 'apps'));
+  fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.all()'));
+  return repo;
+}
+
+describe('the first pull request, a broken branch, signals', () => {
+  test('a base without cdk8s.yaml plans as everything added', () => {
+    const repo = tempDir('gitops-platform-e2e-first-');
+    fs.writeFileSync(path.join(repo, 'README.md'), '# platform\n');
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'empty repository');
+    const withProject = project();
+    for (const entry of ['cdk8s.yaml', '.gitignore', 'apps']) fs.renameSync(path.join(withProject, entry), path.join(repo, entry));
+    fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'the platform');
+    const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'HEAD~1']);
+    expect(stderr).toBe('');
+    expect(stdout).toContain('The base has no platform (no cdk8s.yaml): everything is added.');
+    expect(stdout).toContain('- **api: new app (6 clusters, ');
+    expect(stdout).toContain('- **fleet: +6 clusters**');
+    expect(status).toBe(0);
+    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+  }, 300_000);
+
+  test('a repository without a commit plans as everything added', () => {
+    const repo = project();
+    git(repo, 'init', '--quiet');
+    const { status, stdout, stderr } = cli(repo, ['plan', '--detailed-exitcode']);
+    expect(stderr).toBe('');
+    expect(stdout).toContain('## Release plan against `an empty repository`');
+    expect(stdout).toContain('The repository has no commit yet: everything is added.');
+    expect(status).toBe(2);
+    const json = cli(repo, ['plan', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ base: 'an empty repository', note: 'The repository has no commit yet: everything is added.', changed: true });
+  }, 300_000);
+
+  test('a broken branch: the synth\'s one-line message, no stack trace', () => {
+    const repo = project();
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'three apps');
+    fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.all()').replace('const app = new App();', 'throw new Error(\'api: targets select no cluster\');\nconst app = new App();'));
+    const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'HEAD']);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`error: synth of ${fs.realpathSync(repo)} failed (exit 1): Error: api: targets select no cluster\n`);
+    expect(status).toBe(2);
+  }, 300_000);
+
+  test('SIGINT while the base synthesizes: no scratch directory, no registered worktree left', async () => {
+    const repo = project();
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'three apps');
+    // a private TMPDIR: the scratch directories of this run only
+    const tmp = tempDir('gitops-platform-e2e-tmp-');
+    const child = spawn(TSX, [MAIN, 'plan', '--base', 'HEAD'], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    const scratch = () => fs.readdirSync(tmp).filter((d) => d.startsWith('gitops-platform-plan-'));
+    const deadline = Date.now() + 120_000;
+    // wait for the base checkout (a registered worktree), then for its synth to be under way
+    while (Date.now() < deadline && !(scratch().length && fs.existsSync(path.join(tmp, scratch()[0], 'base', 'node_modules')))) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(scratch()).toEqual([]);
+    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+  }, 300_000);
 });
 
 describe('validate', () => {

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { afterAll, expect, test } from 'vitest';
-import { defaultBase, resolveCommit, Scratch } from '../src/cli/synth-tree';
+import { defaultBase, resolveCommit, Scratch, synthMessage } from '../src/cli/synth-tree';
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -41,4 +41,27 @@ test('the default base is the merge base with the default branch; the scratch ch
   scratch.cleanup();
   expect(fs.existsSync(scratch.dir)).toBe(false);
   expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+});
+
+test('synthMessage: the app\'s own last line, never the cdk8s CLI\'s wrapper or a stack', () => {
+  const wrapped = [
+    'synth failed: PlatformApp checkout-api: targets selects no cluster; use ClusterSelector.all()',
+    'Error: command "npx tsx main.ts" at /work/app returned a non-zero exit code 1',
+    '    at ChildProcess.<anonymous> (/work/app/node_modules/cdk8s-cli/lib/util.js:52:27)',
+    '    at ChildProcess.emit (node:events:519:28)',
+  ].join('\n');
+  expect(synthMessage(wrapped)).toBe('synth failed: PlatformApp checkout-api: targets selects no cluster; use ClusterSelector.all()');
+  const uncaught = [
+    '/work/app/main.ts:3',
+    "throw new Error('api: bad');",
+    '^',
+    '',
+    'Error: api: bad',
+    '    at <anonymous> (/work/app/main.ts:3:7)',
+    '',
+    'Node.js v20.11.0',
+    'Error: command "npx tsx main.ts" returned a non-zero exit code 1',
+  ].join('\n');
+  expect(synthMessage(uncaught)).toBe('Error: api: bad');
+  expect(synthMessage('')).toBe('no message on stderr');
 });

@@ -3,127 +3,11 @@ import * as os from 'os';
 import * as path from 'path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as YAML from 'yaml';
-import { PlatformLabels } from '../src';
+import { API, AppSpec, CLUSTERS, fleet, MANIFESTS, prod, range, tree, WEB, withProdWaves } from './cli-fixtures';
 import {
   changeRules, checkChange, diffTrees, FREEZE_OVERRIDE_ANNOTATION, ManifestSet, maxProductionWaveGrowth, noProductionChangeDuringFreeze,
   readModels, renderPlan, run, summaryOf,
 } from '../src/cli';
-
-const KARGO = 'kargo.akuity.io/v1alpha1';
-const ARGO = 'argoproj.io/v1alpha1';
-const MANIFESTS = path.join(__dirname, '..', 'manifests');
-
-interface StageSpec {
-  readonly stage: string;
-  /** clusters per wave */
-  readonly waves: string[][];
-  readonly auto?: boolean;
-  readonly pullRequest?: boolean;
-  readonly soak?: string;
-}
-
-interface AppSpec {
-  readonly stages: StageSpec[];
-  readonly image?: string;
-  readonly syncWindows?: any[];
-  readonly projectAnnotations?: Record<string, string>;
-}
-
-/** A hand-made synthesized app, shaped like the library's output. */
-function appObjects(name: string, spec: AppSpec): Array<{ file: string; obj: any }> {
-  const file = `${name}.k8s.yaml`;
-  const labels = { [PlatformLabels.APP]: name };
-  const objs: any[] = [
-    { apiVersion: KARGO, kind: 'Project', metadata: { name, labels } },
-    {
-      apiVersion: KARGO,
-      kind: 'ProjectConfig',
-      metadata: { name, namespace: name, labels },
-      spec: {
-        promotionPolicies: spec.stages.filter((s) => s.auto)
-          .flatMap((s) => s.waves.map((_w, i) => ({ autoPromotionEnabled: true, stageSelector: { name: waveName(s, i) } }))),
-      },
-    },
-    {
-      apiVersion: KARGO,
-      kind: 'Warehouse',
-      metadata: { name, namespace: name, labels },
-      spec: { subscriptions: [{ image: { repoURL: spec.image ?? `ghcr.io/acme/${name}`, imageSelectionStrategy: 'SemVer', constraint: '^1.0.0' } }] },
-    },
-    {
-      apiVersion: ARGO,
-      kind: 'AppProject',
-      metadata: { name, namespace: 'argocd', labels, annotations: spec.projectAnnotations },
-      spec: { sourceRepos: ['*'], ...(spec.syncWindows ? { syncWindows: spec.syncWindows } : {}) },
-    },
-  ];
-  let upstream: string[] = [];
-  for (const s of spec.stages) {
-    s.waves.forEach((clusters, i) => {
-      const wave = waveName(s, i);
-      const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
-      objs.push({
-        apiVersion: KARGO,
-        kind: 'Stage',
-        metadata: { name: wave, namespace: name, labels: stageLabels },
-        spec: {
-          requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
-          promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },
-          verification: { analysisTemplates: [{ name: `${wave}-smoke` }] },
-        },
-      });
-      objs.push({
-        apiVersion: ARGO,
-        kind: 'ApplicationSet',
-        metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
-        spec: {
-          generators: [{ clusters: { selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] } } }],
-          template: {
-            metadata: { name: `${name}-{{ .name }}` },
-            spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: 'https://github.com/acme/releases.git', targetRevision: `rendered/${name}/${wave}` } },
-          },
-        },
-      });
-      upstream = [wave];
-    });
-  }
-  return objs.map((obj) => ({ file, obj }));
-}
-
-function waveName(s: StageSpec, i: number): string {
-  return s.waves.length === 1 ? s.stage : `${s.stage}-w${i + 1}`;
-}
-
-function fleet(clusters: Record<string, string>): Array<{ file: string; obj: any }> {
-  return Object.entries(clusters).map(([name, tier]) => ({
-    file: 'fleet.k8s.yaml',
-    obj: {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: `cluster-${name}`, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster', [PlatformLabels.CLUSTER]: name, [PlatformLabels.TIER]: tier } },
-      stringData: { name, server: `https://${name}.example.com` },
-    },
-  }));
-}
-
-const CLUSTERS: Record<string, string> = { 'dev-1': 'dev' };
-for (let i = 1; i <= 20; i++) CLUSTERS[`prod-${i}`] = 'prod';
-const prod = (...ns: number[]) => ns.map((n) => `prod-${n}`);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_x, i) => from + i);
-
-const API: AppSpec = {
-  stages: [
-    { stage: 'dev', waves: [['dev-1']], auto: true },
-    { stage: 'prod', waves: [prod(1), prod(2, 3), prod(4, 5, 6, 7)], pullRequest: true, soak: '1h' },
-  ],
-};
-/** API with other production waves. */
-const withProdWaves = (...waves: string[][]): AppSpec => ({ ...API, stages: [API.stages[0], { ...API.stages[1], waves }] });
-const WEB: AppSpec = { stages: [{ stage: 'dev', waves: [['dev-1']], auto: true }, { stage: 'prod', waves: [prod(1, 2)] }] };
-
-function tree(apps: Record<string, AppSpec>, clusters = CLUSTERS): ManifestSet {
-  return ManifestSet.fromObjects([...fleet(clusters), ...Object.entries(apps).flatMap(([name, spec]) => appObjects(name, spec))]);
-}
 
 describe('release model', () => {
   test('stages, waves, gates, soak, checks, branches and artifacts from the objects', () => {
@@ -198,6 +82,15 @@ describe('diff', () => {
     expect(summaryOf(api)).toBe('api: prod gate manual + pull request → automatic; 2 artifacts changed; objects: 5 changed');
   });
 
+  test('a soak moved from requiredSoakTime to the soak annotation is no change; a new value is', () => {
+    const moved: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '1h' }] };
+    const same = diffTrees(tree({ api: API }), tree({ api: moved })).apps[0];
+    expect(same?.stages.find((s) => s.stage === 'prod')?.soak).toBeUndefined();
+    const longer: AppSpec = { ...API, stages: [API.stages[0], { ...API.stages[1], soak: undefined, soakAnnotation: '3h' }] };
+    const changed = diffTrees(tree({ api: API }), tree({ api: longer })).apps[0];
+    expect(changed.stages.find((s) => s.stage === 'prod')!.soak).toEqual({ before: ['1h'], after: ['3h'] });
+  });
+
   test('a new app, a removed app and fleet clusters', () => {
     const change = diffTrees(tree({ api: API }), tree({ web: WEB }, { ...CLUSTERS, 'prod-99': 'prod' }));
     expect(change.apps.map((a) => [a.app, a.status])).toEqual([['api', 'removed'], ['web', 'added']]);
@@ -211,9 +104,10 @@ test('fleet: the fields of changed cluster Secrets', () => {
   after[1].obj.stringData.shard = '4';
   after[1].obj.metadata.labels.ring = 'broad';
   const change = diffTrees(ManifestSet.fromObjects(fleet(CLUSTERS)), ManifestSet.fromObjects(after));
-  expect(change.fleet?.clusterFieldChanges).toEqual({ 'prod-1': ['metadata.labels.ring: (none) → "broad"', 'stringData.shard: (none) → "4"'] });
+  // a Secret's data is never shown: the field is named, its value is not
+  expect(change.fleet?.clusterFieldChanges).toEqual({ 'prod-1': ['/metadata/labels/ring: (none) → "broad"', '/stringData/shard: (redacted)'] });
   expect(renderPlan(change, [], 'main')).toContain('- **fleet: 1 cluster changed**');
-  expect(renderPlan(change, [], 'main')).toContain('- cluster `prod-1` changed: metadata.labels.ring: (none) → "broad", stringData.shard: (none) → "4"');
+  expect(renderPlan(change, [], 'main')).toContain('- cluster `prod-1` changed: /metadata/labels/ring: (none) → "broad", /stringData/shard: (redacted)');
 });
 
 describe('change rules', () => {
@@ -247,7 +141,7 @@ describe('change rules', () => {
       const [v] = checkChange(change, rule, now);
       expect(v.ruleId).toBe('no-production-change-during-freeze');
       expect(v.message).toBe('api: changes production (0 added, 1 changed, 0 removed object(s)) during the freeze "0 18 * * fri" for 63h, active from 2026-12-04T18:00:00.000Z to 2026-12-07T09:00:00.000Z for Application api-prod-1');
-      expect(v.fix).toContain(`${FREEZE_OVERRIDE_ANNOTATION}: "<reason, approver>"`);
+      expect(v.fix).toBe(`merge after 2026-12-07T09:00:00.000Z, or give the PlatformApp freezeOverride: FreezeOverride.of({ by, reason }), which writes the ${FREEZE_OVERRIDE_ANNOTATION} annotation`);
       // outside the window, with an override, for a window of other clusters, or removing the window: see below
       expect(checkChange(change, rule, { now: new Date('2026-12-07T09:00:00Z') })).toEqual([]);
       const overridden = diffTrees(tree({ api: before }), tree({ api: { ...grow(1), syncWindows: [weekend], projectAnnotations: { [FREEZE_OVERRIDE_ANNOTATION]: 'CHG-42, approved by the release board' } } }));
@@ -268,7 +162,7 @@ describe('change rules', () => {
     test('an invalid window is reported, not thrown', () => {
       const bad = { ...weekend, schedule: '0 18 * *' };
       const [v] = checkChange(diffTrees(tree({ api: { ...API, syncWindows: [bad] } }), tree({ api: { ...grow(1), syncWindows: [bad] } })), rule, now);
-      expect(v.message).toMatch(/cannot be evaluated: cron schedule "0 18 \* \*" must have 5 fields/);
+      expect(v.message).toMatch(/cannot be evaluated: cron schedule has 4 fields, Argo CD reads exactly 5, got "0 18 \* \*"/);
     });
   });
 

@@ -21,21 +21,62 @@ describe('CronSchedule', () => {
     const dowOnly = CronSchedule.parse('0 0 * * 0');
     expect(dowOnly.matches(at('2026-12-06T00:00:00Z'))).toBe(true); // Sunday
     expect(dowOnly.matches(at('2026-12-07T00:00:00Z'))).toBe(false);
-    expect(CronSchedule.parse('0 0 * * 7').matches(at('2026-12-06T00:00:00Z'))).toBe(true);
   });
 
-  test('descriptors', () => {
-    expect(CronSchedule.parse('@daily').matches(at('2026-12-06T00:00:00Z'))).toBe(true);
-    expect(CronSchedule.parse('@hourly').matches(at('2026-12-06T05:00:00Z'))).toBe(true);
-    expect(CronSchedule.parse('@weekly').matches(at('2026-12-07T00:00:00Z'))).toBe(false);
+  test('steps count: */2 is every other value, and on a day field it drops the star (robfig getRange)', () => {
+    const everyOther = CronSchedule.parse('*/2 * * * *');
+    expect(everyOther.matches(at('2026-12-06T00:02:00Z'))).toBe(true);
+    expect(everyOther.matches(at('2026-12-06T00:03:00Z'))).toBe(false);
+    // `*/2` in day-of-month has no star bit: with a restricted day-of-week either one may match
+    const oddDaysOrMondays = CronSchedule.parse('0 0 */2 * 1');
+    expect(oddDaysOrMondays.matches(at('2026-12-07T00:00:00Z'))).toBe(true); // the 7th, a Monday
+    expect(oddDaysOrMondays.matches(at('2026-12-03T00:00:00Z'))).toBe(true); // the 3rd, a Thursday
+    expect(oddDaysOrMondays.matches(at('2026-12-04T00:00:00Z'))).toBe(false);
+    // `*` keeps the star bit: both must match (Mondays only)
+    expect(CronSchedule.parse('0 0 * * 1').matches(at('2026-12-03T00:00:00Z'))).toBe(false);
+    // `*/1` keeps it too, `?` is `*`, `n/step` runs to the end of the field
+    expect(CronSchedule.parse('0 0 */1 * 1').matches(at('2026-12-03T00:00:00Z'))).toBe(false);
+    expect(CronSchedule.parse('0 0 ? * 1').matches(at('2026-12-07T00:00:00Z'))).toBe(true);
+    const from50 = CronSchedule.parse('50/5 * * * *');
+    expect([49, 50, 55, 59].map(m => from50.matches({ ...at('2026-12-06T00:00:00Z'), minute: m }))).toEqual([false, true, true, false]);
   });
 
-  test('bad schedules say what is wrong', () => {
-    expect(() => CronSchedule.parse('* * *')).toThrow(/must have 5 fields .* has 3/);
-    expect(() => CronSchedule.parse('60 * * * *')).toThrow(/60 in "60" is outside 0-59/);
-    expect(() => CronSchedule.parse('x * * * *')).toThrow(/"x" is not a number/);
-    expect(() => CronSchedule.parse('*/0 * * * *')).toThrow(/step "0"/);
-    expect(() => CronSchedule.parse('5-1 * * * *')).toThrow(/runs backwards/);
+  test('names are case-insensitive and work in ranges', () => {
+    const s = CronSchedule.parse('0 0 * JAN-Mar Mon-FRI');
+    expect(s.matches(at('2026-02-02T00:00:00Z'))).toBe(true); // a Monday in February
+    expect(s.matches(at('2026-04-06T00:00:00Z'))).toBe(false); // April
+  });
+
+  test('a schedule that never fires is active for ever, as in Argo CD', () => {
+    expect(CronSchedule.parse('0 0 30 2 *').firesNever).toBe(true);
+    expect(CronSchedule.parse('0 0 29 2 *').firesNever).toBe(false);
+    expect(activeOccurrence({ kind: 'deny', schedule: '0 0 30 2 *', duration: '1h' }, new Date('2026-12-01T00:00:00Z'))?.start)
+      .toEqual(new Date('0001-01-01T00:00:00Z'));
+  });
+
+  test('fails if the schedule is one Argo CD v3.5.1 refuses, naming the field, the value and the fix', () => {
+    expect(() => CronSchedule.parse('* * *')).toThrow(/cron schedule has 3 fields, Argo CD reads exactly 5, got "\* \* \*"; write minute hour/);
+    expect(() => CronSchedule.parse('0 0 * * 7'))
+      .toThrow(/cron schedule is refused by Argo CD v3.5.1's cron parser: day-of-week "7" goes above 6 \(Argo CD counts Sunday as 0 only\), got "0 0 \* \* 7"; use 0 for Sunday/);
+    expect(() => CronSchedule.parse('@weekly')).toThrow(/is a descriptor, which Argo CD v3.5.1 refuses.*got "@weekly"; write its 5 fields instead: "0 0 \* \* 0"/);
+    expect(() => CronSchedule.parse('@every 1h')).toThrow(/is a descriptor/);
+    expect(() => CronSchedule.parse('60 * * * *')).toThrow(/minute "60" goes above 59.*; use values 0-59/);
+    expect(() => CronSchedule.parse('x * * * *')).toThrow(/minute "x" has "x", which is not a number/);
+    expect(() => CronSchedule.parse('* * * * x')).toThrow(/which is not a number or a name.*use numbers or the names sun, mon/);
+    expect(() => CronSchedule.parse('*/0 * * * *')).toThrow(/minute "\*\/0" has a step of 0/);
+    expect(() => CronSchedule.parse('*/x * * * *')).toThrow(/minute "\*\/x" has "x", which is not a number/);
+    expect(() => CronSchedule.parse('1/2/3 * * * *')).toThrow(/too many slashes/);
+    expect(() => CronSchedule.parse('1-2-3 * * * *')).toThrow(/too many hyphens/);
+    expect(() => CronSchedule.parse('5-1 * * * *')).toThrow(/minute "5-1" runs backwards \(5 to 1\)/);
+    expect(() => CronSchedule.parse('0 0 0 * *')).toThrow(/day-of-month "0" starts below 1/);
+    expect(() => CronSchedule.parse('TZ=UTC 0 0 * * *')).toThrow(/starts with a time zone.*set the time zone in timeZone/);
+    // every field's problem at once
+    expect(() => CronSchedule.parse('60 24 * * *')).toThrow(/minute "60" goes above 59; hour "24" goes above 23/);
+  });
+
+  test('what robfig accepts besides the obvious: ? , empty list items, a leading +, *-n', () => {
+    expect(CronSchedule.parse('0,,30 +1 ? * *').matches(at('2026-12-06T01:30:00Z'))).toBe(true);
+    expect(CronSchedule.parse('*-5 * * * *').matches(at('2026-12-06T01:30:00Z'))).toBe(true);
   });
 });
 

@@ -33,12 +33,14 @@ describe('DeployFreeze', () => {
       applications: PROD_APPS,
       description: 'year-end freeze',
     }]);
-    // Kargo: the prod waves' argocd-update outlasts the window; dev and staging are unchanged
-    const syncStep = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps.find((s: any) => s.uses === 'argocd-update');
-    expect(syncStep('prod-canary').retry).toEqual({ timeout: '336h30m' });
-    expect(syncStep('prod-broad').retry).toEqual({ timeout: '336h30m' });
-    // unfrozen waves keep the default sync timeout
-    expect(syncStep('dev').retry).toEqual({ timeout: '30m' });
+    // Kargo: the prod waves start with the freeze's fail step; no wave waits a window out
+    const steps = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps;
+    expect(steps('prod-canary')[0]).toMatchObject({ uses: 'fail', as: 'freeze-1', if: expect.stringMatching(/^\$\{\{ let wall = date\(now\(timezone\('Europe\/Berlin'\)\)/) });
+    expect(steps('prod-broad')[0].uses).toBe('fail');
+    expect(steps('dev').map((s: any) => s.uses)).not.toContain('fail');
+    for (const stage of ['dev', 'prod-canary', 'prod-broad']) {
+      expect(steps(stage).find((s: any) => s.uses === 'argocd-update').retry).toEqual({ timeout: '30m' });
+    }
     expect(app.plan.stages.map(s => s.freezes.length)).toEqual([0, 0, 1]);
     expect(ManifestValidator.load().validateObjects(objects)).toEqual([]);
   });
@@ -83,10 +85,27 @@ describe('DeployFreeze', () => {
       .toThrow(/freezes share the schedule "0 0 20 12 \* for 336h" in different time zones.*, got \[{"reason":"year-end freeze","timeZone":"UTC"},{"reason":"audit","timeZone":"Asia\/Tokyo"}\]/);
   });
 
+  test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 18 * * 5-7', Duration.days(1)) }))
+      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser: day-of-week "5-7" goes above 6 \(Argo CD counts Sunday as 0 only\), got "0 18 \* \* 5-7"; use 0 for Sunday/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) })).toThrow(/DeployFreeze: schedule .*minute "\*\/0" has a step of 0.*use a positive step/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) })).toThrow(/day-of-month "\*\/x" has "x", which is not a number/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) })).toThrow(/DeployFreeze: schedule is a descriptor.*got "@every 1h"/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 30 2 *', Duration.days(1)) }))
+      .toThrow(/DeployFreeze: schedule never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever.*got "0 0 30 2 \*"; name a day that exists/);
+  });
+
+  test('a descriptor is spelled out in the emitted sync window (Argo CD refuses descriptors)', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd({ schedule: FreezeSchedule.cron('@weekly', Duration.hours(2)) })] });
+    const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w)));
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows.map((x: any) => x.schedule)).toEqual(['0 0 * * 0']);
+    expect(yearEnd({ schedule: FreezeSchedule.cron('@daily', Duration.hours(2)) }).schedule).toBe('0 0 * * *');
+  });
+
   test('validation names the field, the value and the fix', () => {
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule.*must have 5 fields.*0 0 20 12/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) })).toThrow(/32 in "32" is outside 1-31/);
+      .toThrow(/DeployFreeze: schedule has 4 fields, Argo CD reads exactly 5, got "0 0 20 12"/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) })).toThrow(/day-of-month "32" goes above 31, got "0 0 32 12 \*"; use values 1-31/);
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(0)) })).toThrow(/schedule duration.*whole number of minutes/);
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(90)) })).toThrow(/90s/);
     expect(() => yearEnd({ timeZone: 'Mars/Olympus' })).toThrow(/timeZone.*not an IANA time zone.*Mars\/Olympus/);

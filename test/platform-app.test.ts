@@ -18,7 +18,8 @@ describe('PlatformApp', () => {
     const kinds = objects.map(o => `${o.kind}/${o.metadata.name}`);
     expect(kinds).toEqual([
       'Project/api', 'ProjectConfig/api', 'Warehouse/api', 'PromotionTask/render-cluster',
-      'Stage/dev', 'Stage/staging', 'Stage/prod-canary', 'Stage/prod-broad',
+      // staging and prod-canary wait prod's soak in their verification
+      'Stage/dev', 'AnalysisTemplate/staging-soak', 'Stage/staging', 'AnalysisTemplate/prod-canary-soak', 'Stage/prod-canary', 'Stage/prod-broad',
       'ServiceAccount/promoter-prod', 'Role/promoter-prod', 'RoleBinding/promoter-prod',
       'AppProject/api',
       'ApplicationSet/api-dev', 'ApplicationSet/api-staging', 'ApplicationSet/api-prod-canary', 'ApplicationSet/api-prod-broad',
@@ -31,8 +32,9 @@ describe('PlatformApp', () => {
     for (const o of objects.filter(x => x.apiVersion === 'kargo.akuity.io/v1alpha1' && x.kind !== 'Project')) {
       expect(o.metadata.namespace).toBe('api');
     }
+    // AnalysisTemplates run where Kargo creates the AnalysisRuns: the project namespace
     for (const o of objects.filter(x => x.apiVersion === 'argoproj.io/v1alpha1')) {
-      expect(o.metadata.namespace).toBe('argocd');
+      expect(o.metadata.namespace).toBe(o.kind === 'AnalysisTemplate' ? 'api' : 'argocd');
     }
   });
 
@@ -52,13 +54,21 @@ describe('PlatformApp', () => {
     ]);
   });
 
-  test('stages chain dev -> staging -> prod waves, with soak time between prod waves', () => {
+  test('stages chain dev -> staging -> prod waves; the soak before each prod wave is waited in the verification before it', () => {
     const { objects } = synthApp();
-    const sources = (name: string) => find(objects, 'Stage', name).spec.requestedFreight[0].sources;
+    const stage = (name: string) => find(objects, 'Stage', name);
+    const sources = (name: string) => stage(name).spec.requestedFreight[0].sources;
     expect(sources('dev')).toEqual({ direct: true });
     expect(sources('staging')).toEqual({ stages: ['dev'] });
-    expect(sources('prod-canary')).toEqual({ stages: ['staging'], requiredSoakTime: '30m' });
-    expect(sources('prod-broad')).toEqual({ stages: ['prod-canary'], requiredSoakTime: '30m' });
+    expect(sources('prod-canary')).toEqual({ stages: ['staging'] });
+    expect(sources('prod-broad')).toEqual({ stages: ['prod-canary'] });
+    expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).metadata.annotations['gitops-platform.io/soak'])).toEqual([undefined, undefined, '30m', '30m']);
+    expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).spec.verification?.analysisTemplates))
+      .toEqual([undefined, [{ kind: 'AnalysisTemplate', name: 'staging-soak' }], [{ kind: 'AnalysisTemplate', name: 'prod-canary-soak' }], undefined]);
+    const soak = find(objects, 'AnalysisTemplate', 'staging-soak').spec;
+    expect(soak.dryRun).toEqual([{ metricName: 'soak' }]);
+    expect(soak.metrics.map((m: any) => [m.name, m.initialDelay, m.count, m.provider.job.spec.template.spec.containers[0].command]))
+      .toEqual([['soak', '30m', 1, ['node', '-e', '']]]);
   });
 
   test('stage steps: clone, clear, render every cluster of the wave, commit, push, argocd-update', () => {
@@ -227,7 +237,7 @@ describe('PlatformApp', () => {
       ['an image reference is malformed', () => ({ artifacts: [Artifact.image('ghcr.io//api')] }), /image reference is not a valid image repository, got "ghcr.io\/\/api"/],
       ['an image reference is uppercase', () => ({ artifacts: [Artifact.image('ghcr.io/Acme/api')] }), /image reference must be lowercase, got "ghcr.io\/Acme\/api"; use "ghcr.io\/acme\/api"/],
       ['a semver range is invalid', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('^1.x.y.z') })] }),
-        /semver constraint is not a valid SemVer range, got "\^1.x.y.z"; use a range such as/],
+        /semver constraint has the improper constraint "\^1.x.y.z", which Masterminds\/semver \(Kargo's SemVer library\) refuses, got "\^1.x.y.z"; use a range such as/],
       ['the same image is subscribed twice', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.image('ghcr.io/acme/api')] }),
         /artifacts must not subscribe to the same repository twice, got \["image:ghcr.io\/acme\/api"\]/],
       ['the same git repository is subscribed twice, spelled differently (Kargo compares URLs without .git)',

@@ -71,7 +71,8 @@ describe('verification', () => {
   test('each Kargo Stage references an AnalysisTemplate per check, with one metric per cluster of the wave', () => {
     const { objects } = define(() => ({ verification: [http] }));
     const canary = find(objects, 'Stage', 'prod-canary');
-    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }]);
+    // the canary wave also waits the broad wave's soak
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }, { name: 'prod-canary-soak', kind: 'AnalysisTemplate' }]);
     expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
     const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
     expect(template.metadata.namespace).toBe('api');
@@ -84,7 +85,10 @@ describe('verification', () => {
       ['version-gcp-prod-6d51d5e-answers-json', 'https://api.gcp-prod-h100-1.example.com/version'],
     ]);
     expect(template.spec.args).toEqual([{ name: 'version' }]);
-    expect(ofKind(objects, 'AnalysisTemplate')).toHaveLength(4);
+    // one per check and Stage, and the soaks of staging and prod-canary
+    expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => t.metadata.name).sort()).toEqual([
+      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version',
+    ]);
   });
 
   test('pipeline checks, app checks and stage-specific checks are combined per stage', () => {
@@ -420,10 +424,30 @@ describe('recovery', () => {
         ],
       }),
     }));
-    expect(find(objects, 'Stage', 'prod-canary').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
-    expect(find(objects, 'Stage', 'prod-broad').spec.requestedFreight[0].sources.requiredSoakTime).toBe('2h');
+    // waited in the verification of the Stage before each wave (Kargo's requiredSoakTime is never written)
+    for (const [stage, upstream] of [['prod-canary', 'dev'], ['prod-broad', 'prod-canary']]) {
+      expect(find(objects, 'Stage', stage).spec.requestedFreight[0].sources.requiredSoakTime).toBeUndefined();
+      expect(find(objects, 'Stage', stage).metadata.annotations['gitops-platform.io/soak']).toBe('2h');
+      expect(find(objects, 'AnalysisTemplate', `${upstream}-soak`).spec.metrics[0].initialDelay).toBe('2h');
+    }
+    // the canary's checks are the soak only: it has none of its own
+    expect(find(objects, 'Stage', 'prod-canary').spec.verification.analysisTemplates).toEqual([{ kind: 'AnalysisTemplate', name: 'prod-canary-soak' }]);
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
+  });
+});
+
+describe('soak checks', () => {
+  test('fails if a check is named like the soak metric of a Stage that waits a soak', () => {
+    expect(() => define(w => ({
+      pipeline: new PromotionPipeline(w.app, 'soaked', {
+        stages: [
+          { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+          { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), soak: Duration.hours(2) },
+        ],
+      }),
+      stageVerification: { dev: [Verification.http({ name: 'soak', url: 'https://{cluster}.example.com/healthz' })] },
+    }))).toThrow(/stage "dev" verification: verification name is the name of the metric and template \("dev-soak"\) that wait the soak of 2h in Stage "dev", got "soak"; rename the check/);
   });
 });
 

@@ -50,10 +50,12 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
     // the gate: a control-flow Stage (no promotionTemplate) taking Freight verified in either variant
     expect(stages.get('prod-gate').spec.promotionTemplate).toBeUndefined();
     expect(stages.get('prod-gate').spec.verification).toBeUndefined();
-    expect(sources('prod-gate')).toEqual({ stages: ['ab-test-a', 'ab-test-b'], availabilityStrategy: 'OneOf', requiredSoakTime: '1h' });
+    // no requiredSoakTime: Kargo reconciles a control-flow Stage on no timer, so the gate's soak is
+    // waited in each variant's verification, and the gate passes Freight on once one has verified it
+    expect(sources('prod-gate')).toEqual({ stages: ['ab-test-a', 'ab-test-b'], availabilityStrategy: 'OneOf' });
     for (const ab of ['ab-test-a', 'ab-test-b']) {
       expect(sources(ab)).toEqual({ stages: ['staging'] });
-      expect(stages.get(ab).spec.verification.analysisTemplates).toHaveLength(1);
+      expect(stages.get(ab).spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual([`${ab}-smoke-${ab.slice(-1)}`, `${ab}-soak`]);
     }
     // three independent regional Stages, each with its own steps, checks, branch and ApplicationSet
     for (const r of regions) {
@@ -128,7 +130,7 @@ describe('promotion graph: validation', () => {
 
   test('a control-flow stage cannot be gated, run checks or fan out', () => {
     expect(() => pipelineWith([{ name: 'dev', clusters: ClusterSelector.tier(Tier.DEV) }, { name: 'gate', approval: Approval.manual() }]))
-      .toThrow(/stage "gate" approval is gated on a control-flow stage, which Kargo never promotes into, got "manual"/);
+      .toThrow(/stage "gate" approval is gated on a control-flow stage, which Kargo never promotes into, got "manual"; gate the stages after it \(their approval\), or give the control-flow stage a soak \(waited in the checks of the stages before it\)/);
     expect(() => pipelineWith([{ name: 'gate', verification: [Verification.http({ name: 'x', url: 'https://x.example.com' })] }]))
       .toThrow(/stage "gate" verification is set on a control-flow stage \(a stage without clusters\)/);
     expect(() => pipelineWith([{ name: 'gate', fanOut: FanOut.byLabel('region') }])).toThrow(/stage "gate" fanOut is set on a control-flow stage/);

@@ -61,6 +61,28 @@ describe('PromotionPipeline', () => {
     })).toThrow(/soak must be a positive whole number of seconds, got "1.5s"/);
   });
 
+  test('fails if a stage with a soak follows a control-flow stage, where Freight never soaks', () => {
+    expect(() => new PromotionPipeline(Testing.app(), 'p', {
+      stages: [
+        { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV) },
+        { name: 'gate' },
+        { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), soak: Duration.hours(1) },
+      ],
+    })).toThrow(/PromotionPipeline 'p': stage "prod" soak follows control-flow stage "gate", where Freight never soaks \(Kargo v1.11.2 counts no soak time in a Stage without promotion steps\), got "1h"; move the soak to stage "gate": it is then waited in the checks of the stages before it/);
+  });
+
+  test('fails if two stages after one upstream ask for different soaks: the upstream waits one soak', () => {
+    const stages = (soak?: Duration) => [
+      { name: 'staging', clusters: ClusterSelector.tier(Tier.STAGING) },
+      { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), soak: Duration.hours(1) },
+      { name: 'perf', after: ['staging'], clusters: ClusterSelector.tier(Tier.DEV), soak },
+    ];
+    expect(() => new PromotionPipeline(Testing.app(), 'p', { stages: stages() }))
+      .toThrow(/stage "perf" soak differs from the soak of stage "prod" \(1h\), which also follows stage "staging"; the soak is waited in the checks of stage "staging", once for every stage after it, got "no soak"; give every stage after "staging" the same soak/);
+    expect(() => new PromotionPipeline(Testing.app(), 'p', { stages: stages(Duration.minutes(30)) })).toThrow(/got "30m"/);
+    expect(new PromotionPipeline(Testing.app(), 'p', { stages: stages(Duration.minutes(60)) }).stages).toHaveLength(3);
+  });
+
   test('fails if promoters are not group names', () => {
     expect(() => new PromotionPipeline(Testing.app(), 'p', {
       stages: [{ name: 'prod', clusters: ClusterSelector.all(), approval: Approval.manual({ promoters: ['sre team'] }) }],

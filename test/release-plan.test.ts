@@ -54,6 +54,7 @@ describe('ReleasePlan', () => {
       kargoStage: 'prod',
       upstreams: ['dev'],
       soak: '2h',
+      earliestSeconds: 7200,
       clusters: ['prod-01', 'prod-02', 'prod-03'],
       releaseBranch: 'rendered/api/prod',
       applicationSet: 'api-prod',
@@ -63,6 +64,8 @@ describe('ReleasePlan', () => {
     }]);
     expect(p.stages[0].waves[0].upstreams).toEqual([]);
     expect(p.stages[0].waves[0].soak).toBeUndefined();
+    // prod's soak is waited in dev's verification
+    expect(p.stages[0].waves[0].verificationSoak).toBe('2h');
   });
 
   test('count waves: earlier waves are never larger, the first covers every provider x accelerator pair', () => {
@@ -72,6 +75,8 @@ describe('ReleasePlan', () => {
     expect(waves.map(w => w.clusters.length)).toEqual([3, 3, 4]);
     expect(waves.map(w => w.upstreams)).toEqual([['dev'], ['prod-w1'], ['prod-w2']]);
     expect(waves.every(w => w.soak === '2h')).toBe(true);
+    // each wave's verification waits the next wave's soak; the soaks add up along the chain
+    expect(waves.map(w => [w.verificationSoak, w.earliestSeconds])).toEqual([['2h', 7200], ['2h', 14400], [undefined, 21600]]);
     // prod-01 aws/none, prod-02 gcp/h100, prod-03 azure/mi300x
     expect(waves[0].clusters).toEqual(['prod-01', 'prod-02', 'prod-03']);
   });

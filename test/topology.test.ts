@@ -66,8 +66,12 @@ describe('Argo CD topologies', () => {
     expect(staging.spec.requestedFreight[0].sources).toEqual({ stages: ['dev', 'dev-gcp-dev-h100'], availabilityStrategy: 'All' });
     const prodParts = kargo.filter(o => o.kind === 'Stage' && o.metadata.name.startsWith('prod-broad'));
     for (const s of prodParts) {
-      expect(s.spec.requestedFreight[0].sources).toEqual({ stages: ['prod-canary'], requiredSoakTime: '30m' });
+      expect(s.spec.requestedFreight[0].sources).toEqual({ stages: ['prod-canary'] });
+      expect(s.metadata.annotations['gitops-platform.io/soak']).toBe('30m');
     }
+    // the broad ring's soak is waited in the canary's verification
+    const canary = kargo.find(o => o.kind === 'Stage' && o.metadata.name === 'prod-canary');
+    expect(canary.spec.verification.analysisTemplates).toContainEqual({ kind: 'AnalysisTemplate', name: 'prod-canary-soak' });
   });
 
   test('both shapes are consistent: every planned cluster gets exactly one Application, updated by exactly its Stage', () => {

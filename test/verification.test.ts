@@ -1,10 +1,12 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { formatIssues, ManifestValidator } from '../src/testkit';
+import { evaluateResult } from '../src/testkit/model/rollouts-metric-outcomes';
 import {
-  Comparison, HttpMethod, Verification, VerificationArg, VerificationKind,
+  Comparison, HttpMethod, MetricOutcome, Verification, VerificationArg, VerificationKind,
 } from '../src/verification';
 import { jobNameProblems, jobNameStem } from '../src/verification/job-names';
+import { METRIC_OUTCOMES_ANNOTATION } from '../src/verification/metric-outcome';
 import { renderVerification, VerificationContext, VerificationTarget, verificationProblems } from '../src/verification/render';
 
 const CLUSTERS: VerificationTarget[] = [
@@ -264,7 +266,7 @@ describe('Verification.prometheus', () => {
       count: 5,
       failureLimit: 1,
       consecutiveErrorLimit: 1,
-      successCondition: 'result[0] < 0.01',
+      successCondition: 'len(result) == 0 || isNaN(result[0]) || result[0] < 0.01',
       provider: {
         prometheus: {
           address: 'http://prometheus.eastus.example.com:9090',
@@ -290,15 +292,61 @@ describe('Verification.prometheus', () => {
   });
 
   test.each([
-    [Comparison.LESS_THAN_OR_EQUAL, 'result[0] <= 2'],
-    [Comparison.GREATER_THAN, 'result[0] > 2'],
-    [Comparison.GREATER_THAN_OR_EQUAL, 'result[0] >= 2'],
-    [Comparison.EQUAL, 'result[0] == 2'],
-    [Comparison.NOT_EQUAL, 'result[0] != 2'],
-  ])('comparison %s', (comparison, condition) => {
-    const check = Verification.prometheus({ address: 'http://p:9090', query: 'up{cluster="{cluster}"}', threshold: 2, comparison });
+    [Comparison.LESS_THAN_OR_EQUAL, { successCondition: 'len(result) == 0 || isNaN(result[0]) || result[0] <= 2' }, 'Successful', 'Successful'],
+    [Comparison.GREATER_THAN, {
+      successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] > 2',
+      failureCondition: 'len(result) == 0 || (!isNaN(result[0]) && !(result[0] > 2))',
+    }, 'Failed', 'Inconclusive'],
+    [Comparison.GREATER_THAN_OR_EQUAL, {
+      successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] >= 2',
+      failureCondition: 'len(result) == 0 || (!isNaN(result[0]) && !(result[0] >= 2))',
+    }, 'Failed', 'Inconclusive'],
+    [Comparison.EQUAL, { successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] == 2' }, 'Failed', 'Failed'],
+    [Comparison.NOT_EQUAL, { successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] != 2' }, 'Failed', 'Failed'],
+  ])('comparison %s: guarded conditions, default outcomes annotated and what Rollouts decides', (comparison, conditions, noData, nan) => {
+    const check = Verification.prometheus({ address: 'http://p:9090', query: 'up', threshold: 2, comparison });
     expect(check._problems).toEqual([]);
-    expect(render([check]).templates[0].spec.metrics[0].successCondition).toBe(condition);
+    const [template] = render([check]).templates;
+    const { successCondition, failureCondition } = template.spec.metrics[0];
+    expect({ successCondition, failureCondition }).toEqual({ failureCondition: undefined, ...conditions });
+    expect(JSON.parse(template.annotations![METRIC_OUTCOMES_ANNOTATION])).toEqual({ prometheus: { noData, nan } });
+    expect(evaluateResult(template.spec.metrics[0], []).phase).toBe(noData);
+    expect(evaluateResult(template.spec.metrics[0], [NaN]).phase).toBe(nan);
+    expect(evaluateResult(template.spec.metrics[0], [comparison === Comparison.NOT_EQUAL ? 3 : 2]).phase)
+      .toBe(comparison === Comparison.GREATER_THAN ? 'Failed' : 'Successful');
+  });
+
+  test.each(Object.values(MetricOutcome).flatMap(noData => Object.values(MetricOutcome).map(nan => [noData, nan])))(
+    'noData %s, nan %s: the conditions give exactly those outcomes, and the threshold decides the rest', (noData, nan) => {
+      const check = Verification.prometheus({ address: 'http://p:9090', query: 'up', threshold: 0.05, comparison: Comparison.LESS_THAN, noData, nan });
+      const metric = render([check]).templates[0].spec.metrics[0];
+      expect(evaluateResult(metric, []).phase).toBe(noData);
+      expect(evaluateResult(metric, [NaN]).phase).toBe(nan);
+      expect(evaluateResult(metric, [0.01, 0.9]).phase).toBe('Successful');
+      expect(evaluateResult(metric, [0.05]).phase).toBe('Failed');
+      expect(metric.failureCondition !== undefined).toBe(noData === MetricOutcome.INCONCLUSIVE || nan === MetricOutcome.INCONCLUSIVE);
+    });
+
+  test('a successCondition is evaluated only on a number, Inconclusive otherwise by default; every metric of the template is annotated', () => {
+    const check = Verification.prometheus({ name: 'gpu', address: 'http://p:9090', query: 'avg(util{cluster="{cluster}"})', successCondition: 'result[0] >= 10 || result[0] == 0' });
+    const [template] = render([check]).templates;
+    const metric = template.spec.metrics[0];
+    expect(metric.successCondition).toBe('len(result) > 0 && !isNaN(result[0]) && (result[0] >= 10 || result[0] == 0)');
+    expect(metric.failureCondition).toBe('len(result) > 0 && !isNaN(result[0]) && !((result[0] >= 10 || result[0] == 0))');
+    expect([[], [NaN], [0], [5]].map(r => evaluateResult(metric, r).phase)).toEqual(['Inconclusive', 'Inconclusive', 'Successful', 'Failed']);
+    const annotated = JSON.parse(template.annotations![METRIC_OUTCOMES_ANNOTATION]);
+    expect(Object.keys(annotated)).toEqual(template.spec.metrics.map((m: any) => m.name).sort());
+    expect(Object.values(annotated).every(o => JSON.stringify(o) === '{"noData":"Inconclusive","nan":"Inconclusive"}')).toBe(true);
+  });
+
+  test('templates of other kinds carry no outcomes annotation', () => {
+    expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toBeUndefined();
+  });
+
+  test('fails if noData or nan is not a MetricOutcome', () => {
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, noData: 'pass' as any }))).toEqual([
+      'verification "p": prometheus noData must be a MetricOutcome, got "pass"; use MetricOutcome.SUCCESSFUL, FAILED or INCONCLUSIVE',
+    ]);
   });
 });
 

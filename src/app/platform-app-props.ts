@@ -1,3 +1,4 @@
+import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
 import { RepositoryCredentials } from '../artifact/repository-credentials';
@@ -41,6 +42,14 @@ export interface PlatformAppProps {
    * @default - whatever credentials the Kargo operators share
    */
   readonly releaseRepoCredentials?: RepositoryCredentials;
+  /**
+   * How Argo CD reads the release repository: a repository Secret without secret material in the
+   * central Argo CD's namespace and in each cluster's own Argo CD, scoped to the app's
+   * AppProject. The release repository is the only repository the app's Applications read.
+   * @default - none declared: the repository is public, or the platform declares Argo CD's
+   * access itself (e.g. a `repo-creds` template for the organization)
+   */
+  readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
   /**
    * Accept an `http://` release repository. Plain HTTP sends what runs where, and the
    * credentials Kargo pushes with, in clear text: only for a repository on a trusted network.

@@ -110,6 +110,7 @@ export class PlatformApp extends Chart implements IPlatformApp {
       freezeOverride: props.freezeOverride,
       clusterResources: this.clusterResources,
       accesses,
+      releaseRepoArgoCdCredentials: props.releaseRepoArgoCdCredentials,
     });
   }
 

@@ -44,6 +44,7 @@ export function validateApp(subject: string, appName: string, props: PlatformApp
   checkArgArtifacts(problems, props, checks);
   checkExemptions(problems, props.exemptions ?? []);
   reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
+  reportValue(problems, 'releaseRepoArgoCdCredentials', props.releaseRepoArgoCdCredentials);
   const access = props.source && props.artifacts
     ? repositoryAccesses(props.artifacts, props.source, releaseRepoOf(props), props.releaseRepoCredentials)
     : { accesses: [], problems: [] };

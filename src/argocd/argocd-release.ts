@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { defineRepositorySecret } from './repository-secret';
 import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, authorizedStage } from '../contracts/release-names';
@@ -31,6 +32,7 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
       spec: appProjectSpec(ctx, destinations(placements, cluster => ({ name: cluster, server: ctx.clusters.get(cluster)!.server })),
         syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
     });
+    defineRepositorySecret(scope, ctx, ctx.argoCdNamespace);
   }
 
   // a cluster with its own Argo CD gets one chart and one AppProject, whichever stages deploy to it
@@ -196,6 +198,7 @@ function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: 
     spec: appProjectSpec(ctx, destinations(parts.map(p => ({ cluster, namespace: p.stage.namespace })), () => ({ server: IN_CLUSTER })),
       syncWindows(plan, parts.map(p => ({ stage: p.stage, clusters: [cluster] })))),
   });
+  defineRepositorySecret(scope, ctx, parts[0].wave.argoCdNamespace);
   for (const { stage, wave } of parts) {
     const name = stageApplicationName(plan, stage, cluster);
     new Application(scope, `Application-${stage.name}`, {

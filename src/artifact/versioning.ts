@@ -1,4 +1,4 @@
-import * as semver from 'semver';
+import { mastermindsConstraintProblem } from './semver-constraint';
 import { describe } from '../util/errors';
 
 /**
@@ -25,8 +25,8 @@ export enum ImageSelectionStrategy {
  */
 export class Versioning {
   /**
-   * The highest semantic version within a constraint, in Masterminds syntax as Kargo reads it
-   * (`^2.0.0`, `~1.4`, `>=1.2, <2.0`).
+   * The highest semantic version within a constraint, in Masterminds/semver syntax as Kargo
+   * reads it (`^2.0.0`, `~1.4`, `>=1.2, <2.0`, `!=1.2.3`, `1.2.x`, `^1 || ^2`, `1.0 - 2.0`).
    * @param constraint the constraint; empty accepts every semantic version
    * @param strict require full `MAJOR.MINOR.PATCH` tags (Kargo `strictSemvers`)
    */
@@ -74,16 +74,13 @@ export class Versioning {
 }
 
 /**
- * Returns why a Masterminds SemVer constraint (as Kargo reads it) is invalid, or undefined.
- * Masterminds separates ANDed comparators with commas or spaces; node-semver only with spaces.
+ * Returns why a SemVer constraint is one Kargo refuses, or undefined: the grammar of
+ * Masterminds/semver v3.4.0 `NewConstraint` (./semver-constraint). Kargo accepts an empty
+ * constraint (every version; `pkg/validation/validation.go` `SemverConstraint`).
  * @internal
  */
 export function semverConstraintProblem(constraint: string): string | undefined {
-  if (constraint.trim() === '') return undefined;
-  const normalized = constraint
-    .split('||')
-    .map(part => part.replace(/,/g, ' ').replace(/([<>=~^]+)\s+/g, '$1').trim())
-    .join(' || ');
-  if (normalized.split('||').some(p => p.trim() === '')) return 'has an empty alternative';
-  return semver.validRange(normalized) === null ? 'is not a valid SemVer range' : undefined;
+  if (constraint === '') return undefined;
+  const problem = mastermindsConstraintProblem(constraint);
+  return problem ? `${problem}, which Masterminds/semver (Kargo's SemVer library) refuses` : undefined;
 }

@@ -1,3 +1,4 @@
+import { canonicalJson, ManifestObject } from './manifest-set';
 import { AppChange, PlanChange } from './release-diff';
 import { ActiveWindow, activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
@@ -86,17 +87,13 @@ export function noProductionChangeDuringFreeze(): ChangeRule {
       if (!touchesProduction(app)) return [];
       const projects = [...change.base.ofGroup(app.app), ...change.head.ofGroup(app.app)]
         .filter((o) => o.obj?.kind === 'AppProject' && String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/'));
-      const windows = new Map<string, SyncWindow>();
-      for (const p of projects) {
-        for (const w of p.obj.spec?.syncWindows ?? []) {
-          if (w?.kind === 'deny') windows.set(JSON.stringify(w), w);
-        }
-      }
+      const windows = denyWindows(projects);
       if (windows.size === 0) return [];
       const targets = [...(app.before?.stages ?? []), ...(app.after?.stages ?? [])]
         .filter((s) => s.production).flatMap((s) => s.waves.flatMap((w) => w.targets));
       const violations: ChangeViolation[] = [];
-      for (const window of windows.values()) {
+      for (const group of windows.values()) {
+        const window = group[0];
         let active;
         try {
           active = activeOccurrence(window, context.now);
@@ -104,7 +101,7 @@ export function noProductionChangeDuringFreeze(): ChangeRule {
           violations.push({ ruleId: id, app: app.app, message: `${app.app}: sync window ${describeWindow(window)} cannot be evaluated: ${(e as Error).message}`, fix: 'fix the sync window' });
           continue;
         }
-        const hit = targets.find((t) => windowApplies(window, t));
+        const hit = targets.find((t) => group.some((w) => windowApplies(w, t)));
         if (!active || !hit) continue;
         const override = overrideReason(change, app.app);
         if (override) continue;
@@ -112,7 +109,7 @@ export function noProductionChangeDuringFreeze(): ChangeRule {
           ruleId: id,
           app: app.app,
           message: `${app.app}: changes production (${countOf(app)}) during the freeze ${describeWindow(window)}, active from ${active.start.toISOString()} to ${active.end.toISOString()} for Application ${hit.application}`,
-          fix: `merge after ${active.end.toISOString()}, or annotate the app's AppProject with ${FREEZE_OVERRIDE_ANNOTATION}: "<reason, approver>"`,
+          fix: `merge after ${active.end.toISOString()}, or give the PlatformApp freezeOverride: FreezeOverride.of({ by, reason }), which writes the ${FREEZE_OVERRIDE_ANNOTATION} annotation`,
         });
       }
       return violations;
@@ -146,6 +143,25 @@ function overrideReason(change: PlanChange, app: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The deny windows of some AppProjects, one group per freeze: the app's central AppProject and the
+ * AppProject of each cluster with its own Argo CD carry the same window, each with its own
+ * `applications`/`namespaces`/`clusters` selectors, so windows group by everything else (one
+ * freeze, listed and reported once, that applies where any of its copies applies).
+ */
+function denyWindows(projects: ManifestObject[]): Map<string, SyncWindow[]> {
+  const groups = new Map<string, SyncWindow[]>();
+  for (const p of projects) {
+    for (const w of p.obj.spec?.syncWindows ?? []) {
+      if (w?.kind !== 'deny') continue;
+      const { applications: _a, namespaces: _n, clusters: _c, ...when } = w;
+      const key = canonicalJson(when);
+      groups.set(key, [...(groups.get(key) ?? []), w]);
+    }
+  }
+  return groups;
+}
+
 /** A deny sync window that is active now and holds some stages of a changed app. */
 export interface ActiveFreeze {
   readonly app: string;
@@ -164,13 +180,10 @@ export interface ActiveFreeze {
  */
 export function activeFreezes(change: PlanChange, now: Date): ActiveFreeze[] {
   return change.apps.flatMap((app) => {
-    const windows = new Map<string, SyncWindow>();
-    for (const o of change.head.ofGroup(app.app)) {
-      if (o.obj?.kind !== 'AppProject' || !String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/')) continue;
-      for (const w of o.obj.spec?.syncWindows ?? []) if (w?.kind === 'deny') windows.set(JSON.stringify(w), w);
-    }
+    const windows = denyWindows(change.head.ofGroup(app.app).filter((o) => o.obj?.kind === 'AppProject' && String(o.obj?.apiVersion ?? '').startsWith('argoproj.io/')));
     const out: ActiveFreeze[] = [];
-    for (const window of windows.values()) {
+    for (const group of windows.values()) {
+      const window = group[0];
       let active: ActiveWindow | undefined;
       try {
         active = activeOccurrence(window, now);
@@ -179,7 +192,7 @@ export function activeFreezes(change: PlanChange, now: Date): ActiveFreeze[] {
       }
       if (!active) continue;
       const stages = (app.after?.stages ?? [])
-        .filter((s) => s.waves.some((w) => w.targets.some((t) => windowApplies(window, t)))).map((s) => s.name);
+        .filter((s) => s.waves.some((w) => w.targets.some((t) => group.some((g) => windowApplies(g, t))))).map((s) => s.name);
       if (stages.length > 0) out.push({ app: app.app, stages, window, active, override: overrideReason(change, app.app) });
     }
     return out;

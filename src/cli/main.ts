@@ -6,6 +6,7 @@ run(process.argv.slice(2), {
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTty: process.stderr.isTTY === true,
 }).then((code) => {
   process.exitCode = code;
 }, (e) => {

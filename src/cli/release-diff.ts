@@ -1,4 +1,5 @@
 import { canonicalJson, compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
+import { describeFieldChange, fieldChanges } from './object-fields';
 import { AppModel, ArtifactModel, ModelOptions, readModels, StageModel, WaveModel } from './release-model';
 import { PlatformLabels } from '../contracts/labels';
 
@@ -68,7 +69,7 @@ export interface FleetChange {
   readonly clustersAdded: string[];
   readonly clustersRemoved: string[];
   readonly clustersChanged: string[];
-  /** Per changed cluster: `<field path>: <before> → <after>` for each changed leaf field. */
+  /** Per changed cluster: `<JSON pointer>: <before> → <after>` for each changed leaf field (`(redacted)` for the Secret's data). */
   readonly clusterFieldChanges: Record<string, string[]>;
   readonly objects: ObjectChanges;
 }
@@ -231,7 +232,8 @@ function diffFleet(base: ManifestSet, head: ManifestSet): FleetChange | undefine
   const objectOf = (list: ManifestObject[], key: string) => list.find((o) => o.key === key)!.obj;
   const clusterFieldChanges: Record<string, string[]> = {};
   for (const [c, key] of a.entries()) {
-    if (b.has(c) && objects.changed.includes(key)) clusterFieldChanges[c] = changedFields(objectOf(before, b.get(c)!), objectOf(after, key));
+    if (!b.has(c) || !objects.changed.includes(key)) continue;
+    clusterFieldChanges[c] = fieldChanges(objectOf(before, b.get(c)!), objectOf(after, key)).map((f) => describeFieldChange(f));
   }
   return {
     clusterFieldChanges,
@@ -240,15 +242,4 @@ function diffFleet(base: ManifestSet, head: ManifestSet): FleetChange | undefine
     clustersChanged: [...a.entries()].filter(([c, key]) => b.has(c) && objects.changed.includes(key)).map(([c]) => c).sort(compare),
     objects,
   };
-}
-
-/** Leaf fields that differ, as `a.b.c: before → after` (values as JSON), sorted. */
-export function changedFields(before: unknown, after: unknown, prefix = ''): string[] {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObject(before) && isObject(after)) {
-    return uniqueSorted([...Object.keys(before), ...Object.keys(after)])
-      .flatMap((k) => changedFields(before[k], after[k], prefix ? `${prefix}.${k}` : k));
-  }
-  const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
-  return canonicalJson(before) === canonicalJson(after) ? [] : [`${prefix}: ${show(before)} → ${show(after)}`];
 }

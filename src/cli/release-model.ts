@@ -35,7 +35,7 @@ export interface WaveModel {
   readonly clusters: string[];
   /** `automatic` or `manual`, with ` + pull request` when a step opens one; sorted, unique. */
   readonly gates: string[];
-  /** `requiredSoakTime` values, sorted, unique. */
+  /** Soaks: the Stage's soak annotation and `requiredSoakTime` values, sorted, unique. */
   readonly soak: string[];
   /** Verification AnalysisTemplates, named without the Kargo Stage prefix; sorted, unique. */
   readonly checks: string[];
@@ -213,7 +213,9 @@ function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFa
     name: stageName,
     pipelineStage: stage.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE] ?? stageName,
     upstreams: uniqueSorted(freight.flatMap((f) => f?.sources?.stages ?? [])),
-    soak: uniqueSorted(freight.map((f) => f?.sources?.requiredSoakTime).filter((s): s is string => typeof s === 'string')),
+    // the soak this library writes (an annotation, waited in the upstreams' checks) or Kargo's own
+    soak: uniqueSorted([stage.metadata?.annotations?.[PlatformLabels.SOAK], ...freight.map((f) => f?.sources?.requiredSoakTime)]
+      .filter((s): s is string => typeof s === 'string')),
     gates,
     checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
     clusters: uniqueSorted(clusters),

@@ -1,98 +1,91 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { activeFreezes, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
+import { activeFreezes, ChangeRule, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
+import { Flags, countFlag, packageVersion, parseFlags, PLAN, USAGE, usageOf, VALIDATE, VERSION } from './cli-flags';
 import { ManifestSet } from './manifest-set';
-import { renderPlan } from './plan-markdown';
-import { diffTrees } from './release-diff';
+import { planOutput } from './plan-json';
+import { renderComment, renderPlan } from './plan-markdown';
+import { Progress } from './progress';
+import { diffTrees, PlanChange } from './release-diff';
 import { ModelOptions } from './release-model';
-import { defaultBase, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
-import { formatIssues, ManifestIssue } from '../testkit/manifest-issue';
-import { validateManifests } from '../testkit/manifest-validator';
-import { simulateManifestDirectory } from '../testkit/model/simulate-controllers';
+import { riskFlags, RiskOptions } from './risk-flags';
+import { defaultBase, hasCommit, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
+import { validate } from './validate-command';
+
+export { DIRECTORY_CHECKS } from './validate-command';
+export { USAGE } from './cli-flags';
 
 /** Where the CLI writes and what it runs in. */
 export interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * Whether stderr is a terminal: progress is shown only then.
+   * @default false
+   */
+  readonly stderrIsTty?: boolean;
 }
 
-/** Exit codes. */
+/**
+ * Exit codes. By default 0 unless there are problems: pipelines written for the first version
+ * keep working, and `validate` has no "changes". `plan --detailed-exitcode` follows terraform plan
+ * `-detailed-exitcode` instead (0 no changes, 1 error, 2 changes), with a broken change standard
+ * counted as an error: a pipeline that already branches on terraform's codes reuses its logic.
+ * Not `cdk diff --fail`'s single 1 for "differences", which cannot tell a change from a crash.
+ */
 export const EXIT_OK = 0;
 export const EXIT_VIOLATION = 1;
 export const EXIT_USAGE = 2;
+/** With `--detailed-exitcode`: an error or a broken change standard. */
+export const EXIT_DETAILED_ERROR = 1;
+/** With `--detailed-exitcode`: changes that break no standard. */
+export const EXIT_DETAILED_CHANGES = 2;
 
 const DEFAULT_CONFIG = '.gitops-platform.json';
 
-export const USAGE = `usage:
-  cdk8s-gitops-platform plan [--base <git ref>] [--config <file>] [--now <iso time>] [--max-wave-growth <n>]
-  cdk8s-gitops-platform plan --base-dir <synthesized dir> --head-dir <synthesized dir> [options]
-  cdk8s-gitops-platform validate [dir] [--crds <dir>]
-
-plan      synthesizes the working tree and the base (default: the merge base with the default
-          branch), prints the change per app as Markdown; exit 1 when a change standard is broken
-validate  checks every YAML file below dir (default: cdk8s.yaml's output, else manifests) against
-          the pinned schemas and a model of the live Argo CD, Kargo and Argo Rollouts controllers;
-          one line per problem, exit 1 when there is any
-exit codes: 0 ok, 1 problems found, 2 usage or synth error`;
-
-/**
- * The checks `validate` runs on a directory, in order: the pinned schemas, then what the live
- * controllers would do with the files (the test kit's model; its finding code ends the message,
- * so a CI log names the modelled behaviour). Each returns issues in the validator's format.
- */
-export const DIRECTORY_CHECKS: Array<(dir: string, crdsDir?: string) => ManifestIssue[]> = [
-  (dir, crdsDir) => validateManifests(dir, { crdsDir }),
-  (dir) => simulateManifestDirectory(dir).map(({ code, ...issue }) => ({ ...issue, message: `${issue.message} (live: ${code})` })),
-];
-
 /** Runs the CLI; returns the exit code. Errors meant for the user are printed without a stack. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  const errorCode = command === 'plan' && rest.includes('--detailed-exitcode') ? EXIT_DETAILED_ERROR : EXIT_USAGE;
   try {
-    const [command, ...rest] = argv;
-    if (command === 'plan') return await plan(parseFlags(rest, ['base', 'base-dir', 'head-dir', 'config', 'now', 'max-wave-growth']), io);
-    if (command === 'validate') return validate(parseFlags(rest, ['crds']), io);
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    if (command === '--version' || command === '-V' || command === 'version') {
+      if (command === 'version' && parseFlags(rest, VERSION).switches.has('help')) return help(io, usageOf(VERSION));
+      io.stdout(`${packageVersion()}\n`);
+      return EXIT_OK;
+    }
+    if (command === 'plan') {
+      const flags = parseFlags(rest, PLAN);
+      return flags.switches.has('help') ? help(io, usageOf(PLAN)) : await plan(flags, io);
+    }
+    if (command === 'validate') {
+      const flags = parseFlags(rest, VALIDATE);
+      return flags.switches.has('help') ? help(io, usageOf(VALIDATE)) : validate(flags, io);
+    }
+    if (command === 'help') {
+      const spec = [PLAN, VALIDATE, VERSION].find((c) => c.name === rest[0]);
+      return help(io, spec ? usageOf(spec) : USAGE);
+    }
+    if (command === undefined || command === '--help' || command === '-h') {
       io.stdout(`${USAGE}\n`);
       return command === undefined ? EXIT_USAGE : EXIT_OK;
     }
-    throw new UsageError(`unknown command "${command}"`);
+    throw new UsageError(`unknown command "${command}"; \`cdk8s-gitops-platform --help\` lists the commands`);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\n`);
-      return EXIT_USAGE;
-    }
-    // anything else is a bug, but the user still gets one line
+    // a UsageError is meant for the user; anything else is a bug, but the user still gets one line
     io.stderr(`error: ${(e as Error).message ?? String(e)}\n`);
-    return EXIT_USAGE;
+    return errorCode;
   }
 }
 
-interface Flags {
-  readonly values: Record<string, string>;
-  readonly positional: string[];
-}
-
-function parseFlags(args: string[], known: string[]): Flags {
-  const values: Record<string, string> = {};
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
-    if (!known.includes(name)) throw new UsageError(`unknown option --${name}\n${USAGE}`);
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    values[name] = value;
-  }
-  return { values, positional };
+function help(io: CliIo, usage: string): number {
+  io.stdout(`${usage}\n`);
+  return EXIT_OK;
 }
 
 interface PlanConfig extends ModelOptions {
   readonly changeRules?: ChangeRulesConfig;
+  readonly risks?: RiskOptions;
 }
 
 function readConfig(io: CliIo, file: string | undefined): PlanConfig {
@@ -110,14 +103,13 @@ function readConfig(io: CliIo, file: string | undefined): PlanConfig {
   }
 }
 
-async function plan(flags: Flags, io: CliIo): Promise<number> {
+/** The rules, the time and the model options of a plan, from the config file and the flags. */
+function planSettings(flags: Flags, io: CliIo): { rules: ChangeRule[]; now: Date; options: ModelOptions; risks: RiskOptions } {
   const { values } = flags;
-  if (flags.positional.length) throw new UsageError(`plan takes no arguments, got "${flags.positional.join(' ')}"`);
   const config = readConfig(io, values.config);
   let rulesConfig: ChangeRulesConfig = config.changeRules ?? {};
   if (values['max-wave-growth'] !== undefined) {
-    const n = Number(values['max-wave-growth']);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-wave-growth must be a whole number >= 0, got "${values['max-wave-growth']}"`);
+    const n = countFlag(flags, 'max-wave-growth', 0);
     const current = rulesConfig['max-production-wave-growth'];
     rulesConfig = { ...rulesConfig, 'max-production-wave-growth': { ...(typeof current === 'object' ? current : {}), maxClusters: n } };
   }
@@ -129,13 +121,31 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   }
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new UsageError(`--now "${values.now}" is not an ISO time such as 2026-12-24T10:00:00Z`);
-  const options: ModelOptions = { productionStages: config.productionStages, productionTiers: config.productionTiers };
+  const risks: RiskOptions = {
+    maxClusters: countFlag(flags, 'risk-clusters', config.risks?.maxClusters ?? 10),
+    maxApps: countFlag(flags, 'risk-apps', config.risks?.maxApps ?? 5),
+  };
+  return { rules, now, options: { productionStages: config.productionStages, productionTiers: config.productionTiers }, risks };
+}
 
-  const render = (base: ManifestSet, head: ManifestSet, label: string): number => {
+async function plan(flags: Flags, io: CliIo): Promise<number> {
+  const { values, switches } = flags;
+  if (flags.positional.length) throw new UsageError(`plan takes no arguments, got "${flags.positional.join(' ')}"`);
+  if (switches.has('json') && switches.has('comment')) throw new UsageError('--json and --comment are two outputs: choose one');
+  const { rules, now, options, risks: riskOptions } = planSettings(flags, io);
+
+  const render = (base: ManifestSet, head: ManifestSet, label: string, note?: string): number => {
     const change = diffTrees(base, head, options);
     const violations = checkChange(change, rules, { now });
-    io.stdout(renderPlan(change, violations, label, activeFreezes(change, now)));
-    return violations.length ? EXIT_VIOLATION : EXIT_OK;
+    const freezes = activeFreezes(change, now);
+    const risks = riskFlags(change, riskOptions);
+    const extras = { risks, note };
+    const markdown = renderPlan(change, violations, label, freezes, extras);
+    if (values.report !== undefined) fs.writeFileSync(path.resolve(io.cwd, values.report), markdown);
+    if (switches.has('json')) io.stdout(`${JSON.stringify(planOutput(change, label, rules, violations, risks, freezes, note), null, 2)}\n`);
+    else if (switches.has('comment')) io.stdout(renderComment(change, violations, label, freezes, { ...extras, reportFile: values.report }));
+    else io.stdout(markdown);
+    return exitCode(change, violations.length > 0, switches.has('detailed-exitcode'));
   };
 
   if (values['base-dir'] !== undefined || values['head-dir'] !== undefined) {
@@ -147,14 +157,25 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   }
 
   const root = repoRoot(io.cwd);
-  const base = values.base !== undefined ? { ref: resolveCommit(root, values.base), label: values.base } : defaultBase(root);
+  const base = values.base !== undefined ? { ref: resolveCommit(root, values.base), label: values.base }
+    : hasCommit(root) ? defaultBase(root) : { ref: undefined, label: 'an empty repository' };
   const scratch = new Scratch();
+  const progress = new Progress(io, switches.has('quiet'));
   try {
-    const { baseDir, headDir } = await synthesizeBoth(root, io.cwd, base.ref, scratch);
-    return render(loadSet(baseDir), loadSet(headDir), base.label);
+    const trees = await progress.around(`synthesizing the working tree and ${base.label}`, () => synthesizeBoth(root, io.cwd, base.ref, scratch));
+    const baseSet = trees.baseDir ? loadSet(trees.baseDir) : ManifestSet.fromObjects([]);
+    return render(baseSet, loadSet(trees.headDir), base.label, trees.note);
   } finally {
+    progress.stop();
     scratch.cleanup();
   }
+}
+
+/** The exit code of a plan (see `EXIT_*`). */
+function exitCode(change: PlanChange, broken: boolean, detailed: boolean): number {
+  if (!detailed) return broken ? EXIT_VIOLATION : EXIT_OK;
+  if (broken) return EXIT_DETAILED_ERROR;
+  return change.apps.length > 0 || change.fleet ? EXIT_DETAILED_CHANGES : EXIT_OK;
 }
 
 function loadSet(dir: string): ManifestSet {
@@ -163,32 +184,4 @@ function loadSet(dir: string): ManifestSet {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-}
-
-function validate(flags: Flags, io: CliIo): number {
-  if (flags.positional.length > 1) throw new UsageError(`validate takes one directory, got "${flags.positional.join(' ')}"`);
-  const dir = path.resolve(io.cwd, flags.positional[0] ?? outputDir(io.cwd));
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`);
-  const crdsDir = flags.values.crds === undefined ? undefined : path.resolve(io.cwd, flags.values.crds);
-  let issues: ManifestIssue[];
-  try {
-    issues = DIRECTORY_CHECKS.flatMap((check) => check(dir, crdsDir));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  // sources relative to where the command runs: short lines, the same on every machine
-  const relative = issues.map((i) => ({ ...i, source: path.relative(io.cwd, i.source) || i.source }));
-  if (relative.length) io.stdout(`${formatIssues(relative)}\n`);
-  const files = new Set(relative.map((i) => i.source)).size;
-  io.stderr(relative.length ? `${relative.length} problem(s) in ${files} file(s) below ${path.relative(io.cwd, dir) || '.'}\n` : `no problems below ${path.relative(io.cwd, dir) || '.'}\n`);
-  return relative.length ? EXIT_VIOLATION : EXIT_OK;
-}
-
-function outputDir(cwd: string): string {
-  const configFile = path.join(cwd, 'cdk8s.yaml');
-  if (fs.existsSync(configFile)) {
-    const match = /^output:\s*(\S+)\s*$/m.exec(fs.readFileSync(configFile, 'utf8'));
-    if (match) return match[1];
-  }
-  return 'manifests';
 }

@@ -5,8 +5,8 @@
  * non-empty lists with `andOperator`).
  *
  * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow.Active, SyncWindow.Matches,
- * SyncWindows.Matches), which parse schedules with robfig/cron (5 fields and descriptors such as
- * `@daily`) and durations with Go's time.ParseDuration.
+ * SyncWindows.Matches), which parse schedules with robfig/cron built without descriptors (see
+ * ../util/cron) and durations with Go's time.ParseDuration.
  */
 
 import { CronSchedule, CronTime, DAYS } from '../util/cron';
@@ -85,9 +85,20 @@ export interface ActiveWindow {
   readonly end: Date;
 }
 
+/** Go's zero time, which robfig/cron's `SpecSchedule.Next` returns for a schedule that never fires. */
+const GO_ZERO_TIME = new Date('0001-01-01T00:00:00Z');
+/** The latest instant a JavaScript Date holds. */
+const END_OF_TIME = new Date(8.64e15);
+
 /**
- * The occurrence of a window that is active at `now`, if any: the latest minute `t` with
- * `now - duration < t <= now` at which the schedule fires.
+ * The occurrence of a window that is active at `now`, if any, as Argo CD v3.5.1 computes it
+ * (`SyncWindow.active`): `now` is shifted by the zone's offset at `now`
+ * (`scheduleOffsetByTimeZone`) and the schedule runs on that shifted clock as UTC (the
+ * controller's `time.Local`); the window is active when a firing `f` lies in
+ * `(shifted - duration, shifted]`. Across a daylight saving change this differs from reading
+ * every past instant in the zone, and it is what Argo CD does. A schedule that never fires is
+ * active from Go's zero time for ever (`schedule.Next(...)` is the zero time, `Before` every
+ * instant).
  * @throws when the schedule, duration or time zone is invalid
  */
 export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | undefined {
@@ -96,14 +107,44 @@ export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | 
   const timeZone = window.timeZone || 'UTC';
   // an unknown zone throws here rather than silently using UTC
   new Intl.DateTimeFormat('en-US', { timeZone });
+  if (schedule.firesNever) return { start: GO_ZERO_TIME, end: END_OF_TIME };
   const minute = 60_000;
-  const latest = Math.floor(now.getTime() / minute) * minute;
-  for (let t = latest; t > now.getTime() - duration; t -= minute) {
-    if (schedule.matches(wallClock(new Date(t), timeZone))) {
-      return { start: new Date(t), end: new Date(t + duration) };
+  const offset = zoneOffset(now, timeZone);
+  const wall = now.getTime() + offset;
+  // minute by minute back from now, skipping the days and hours the schedule does not fire in
+  for (let t = Math.floor(wall / minute) * minute; t > wall - duration;) {
+    const d = new Date(t);
+    const fields = {
+      minute: d.getUTCMinutes(), hour: d.getUTCHours(), dayOfMonth: d.getUTCDate(), month: d.getUTCMonth() + 1, dayOfWeek: d.getUTCDay(),
+    };
+    if (!schedule.matchesDay(fields)) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - minute;
+    } else if (!schedule.matchesHour(fields.hour)) {
+      t -= (fields.minute + 1) * minute;
+    } else if (schedule.matches(fields)) {
+      return { start: new Date(t - offset), end: new Date(t - offset + duration) };
+    } else {
+      t -= minute;
     }
   }
   return undefined;
+}
+
+const OFFSET_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at an instant, in milliseconds (Go's `Time.Zone()` offset). */
+function zoneOffset(instant: Date, timeZone: string): number {
+  let format = OFFSET_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    OFFSET_FORMATS.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
 /** Whether a glob (`*`, `?`) matches a name, as Argo CD's glob.Match does. */

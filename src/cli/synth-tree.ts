@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'child_process';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -47,8 +47,9 @@ export function resolveCommit(root: string, ref: string): string {
  * Synthesizes the tree at `dir` (a directory with `cdk8s.yaml`) into `outDir`: with the project's
  * `cdk8s` CLI when `node_modules/.bin/cdk8s` exists (honours the validations and plugins of
  * cdk8s.yaml), else by running cdk8s.yaml's `app` command with CDK8S_OUTDIR set, as cdk8s does.
+ * The child runs in its own process group, registered with `scratch`, so a signal ends it too.
  */
-export async function synthesize(dir: string, outDir: string, nodeModules: string): Promise<void> {
+export async function synthesize(dir: string, outDir: string, nodeModules: string, scratch?: Scratch): Promise<void> {
   const configFile = path.join(dir, 'cdk8s.yaml');
   if (!fs.existsSync(configFile)) throw new UsageError(`no cdk8s.yaml in ${dir}`);
   const config = YAML.parse(fs.readFileSync(configFile, 'utf8')) ?? {};
@@ -59,61 +60,131 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
   const env = { ...process.env, CDK8S_OUTDIR: outDir, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
   const stderr: string[] = [];
   const status = await new Promise<number>((resolve, reject) => {
-    const child = spawn(command, { cwd: dir, env, shell: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, { cwd: dir, env, shell: true, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    scratch?.track(child);
     child.stderr.on('data', (chunk) => stderr.push(String(chunk)));
     child.on('error', reject);
     child.on('close', (code) => resolve(code ?? 1));
   });
-  if (status !== 0) {
-    const tail = stderr.join('').trim().split('\n').slice(-10).join('\n');
-    throw new UsageError(`synth of ${dir} failed (exit ${status}):\n${tail}`);
-  }
+  if (status !== 0) throw new UsageError(`synth of ${dir} failed (exit ${status}): ${synthMessage(stderr.join(''))}`);
 }
 
 /**
- * A temporary directory, removed by `cleanup` (call it in `finally`).
+ * The one line that says why a synth failed. The cdk8s CLI wraps the app's failure into
+ * `Error: command "…" at <dir> returned a non-zero exit code <n>` and a stack trace: those lines
+ * say nothing the exit status does not, so the app's own last message wins; an uncaught error
+ * in the app is its `Error: <message>` line, never its stack.
+ */
+export function synthMessage(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const noise = (l: string) => /^\s+at /.test(l) || /^Error: command ".*" (at .* )?returned a non-zero exit code/.test(l)
+    || /^\s*[\^~]+\s*$/.test(l) || /^Node\.js v\d/.test(l) || /^(\S+):\d+(:\d+)?$/.test(l) || /^\s*\S*\s*throw /.test(l);
+  const own = lines.filter((l) => !noise(l));
+  const error = own.find((l) => /^\s*(\w*Error|Error)(\s\[\w+\])?: /.test(l));
+  const line = (error ?? own[own.length - 1] ?? 'no message on stderr').trim();
+  return line.length > 500 ? `${line.slice(0, 499)}…` : line;
+}
+
+/** Scratch directories alive in this process: a signal removes them all. */
+const live = new Set<Scratch>();
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+function onSignal(signal: NodeJS.Signals): void {
+  for (const scratch of [...live]) scratch.cleanup();
+  // the shell's convention: 128 + the signal's number
+  process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 0));
+}
+
+/**
+ * A temporary directory with its git worktrees and child processes, removed by `cleanup` (call
+ * it in `finally`). While one exists, SIGINT, SIGTERM and SIGHUP end its children, remove it and
+ * exit with 128 + the signal's number.
  * @internal
  */
 export class Scratch {
   public readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-plan-'));
   private readonly worktrees: Array<{ root: string; dir: string }> = [];
+  private readonly children = new Set<ChildProcess>();
+
+  public constructor() {
+    if (live.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
+    live.add(this);
+  }
 
   /** Checks out `commit` of the repository at `root` into a detached worktree under the scratch dir. */
   public checkout(root: string, commit: string): string {
     const dir = path.join(this.dir, 'base');
-    git(root, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
+    // registered before git runs: a signal during the checkout still removes it
     this.worktrees.push({ root, dir });
+    git(root, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
     return dir;
   }
 
+  /** A child process (in its own process group) to end on cleanup. */
+  public track(child: ChildProcess): void {
+    this.children.add(child);
+    child.on('close', () => this.children.delete(child));
+  }
+
   public cleanup(): void {
+    for (const child of this.children) {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    this.children.clear();
     for (const w of this.worktrees) {
       spawnSync('git', ['worktree', 'remove', '--force', w.dir], { cwd: w.root });
     }
     fs.rmSync(this.dir, { recursive: true, force: true });
     for (const w of this.worktrees) spawnSync('git', ['worktree', 'prune'], { cwd: w.root });
+    live.delete(this);
+    if (live.size === 0) for (const s of SIGNALS) process.off(s, onSignal);
   }
 }
 
+/** The two synthesized directories; `baseDir` is absent when the base has no platform yet. */
+export interface SynthesizedTrees {
+  readonly baseDir?: string;
+  readonly headDir: string;
+  /** Why the base is empty, for the plan's reader. */
+  readonly note?: string;
+}
+
 /**
- * Synthesizes the working tree and a base commit (in parallel) into `<scratch>/head` and
+ * Synthesizes the working tree and a base commit (in parallel) into `<scratch>/head-out` and
  * `<scratch>/base-out`. The base checkout reuses the working tree's node_modules (a symlink), so
- * no install is needed.
+ * no install is needed. A base without a commit (`commit` undefined: the repository's first
+ * change) or without cdk8s.yaml (the platform's first pull request) is empty: everything is added.
  */
-export async function synthesizeBoth(
-  root: string, cwdInRepo: string, commit: string, scratch: Scratch,
-): Promise<{ baseDir: string; headDir: string }> {
+export async function synthesizeBoth(root: string, cwdInRepo: string, commit: string | undefined, scratch: Scratch): Promise<SynthesizedTrees> {
   // cdk8s.yaml may live in a subdirectory of the repository: use the same one in the base
   const sub = path.relative(root, cwdInRepo);
   const headTree = cwdInRepo;
   const nodeModules = path.join(headTree, 'node_modules');
+  const headDir = path.join(scratch.dir, 'head-out');
+  if (commit === undefined) {
+    await synthesize(headTree, headDir, nodeModules, scratch);
+    return { headDir, note: 'The repository has no commit yet: everything is added.' };
+  }
   const baseCheckout = scratch.checkout(root, commit);
   const baseTree = path.join(baseCheckout, sub);
+  if (!fs.existsSync(path.join(baseTree, 'cdk8s.yaml'))) {
+    await synthesize(headTree, headDir, nodeModules, scratch);
+    return { headDir, note: `The base has no platform (no ${path.join(sub, 'cdk8s.yaml')}): everything is added.` };
+  }
   if (fs.existsSync(nodeModules) && !fs.existsSync(path.join(baseTree, 'node_modules'))) {
     fs.symlinkSync(fs.realpathSync(nodeModules), path.join(baseTree, 'node_modules'), 'dir');
   }
-  const headDir = path.join(scratch.dir, 'head-out');
   const baseDir = path.join(scratch.dir, 'base-out');
-  await Promise.all([synthesize(headTree, headDir, nodeModules), synthesize(baseTree, baseDir, nodeModules)]);
+  await Promise.all([synthesize(headTree, headDir, nodeModules, scratch), synthesize(baseTree, baseDir, nodeModules, scratch)]);
   return { baseDir, headDir };
+}
+
+/** Whether the repository has a commit at all (HEAD is born). */
+export function hasCommit(root: string): boolean {
+  return spawnSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root }).status === 0;
 }

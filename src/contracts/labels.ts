@@ -41,5 +41,11 @@ export class PlatformLabels {
    */
   public static readonly FREEZE_OVERRIDE = 'gitops-platform.io/freeze-override';
 
+  /**
+   * Annotation on a Kargo Stage: the soak its Freight waits first (Kargo duration), waited in the
+   * verification of the Stages before it rather than as Kargo's `requiredSoakTime`.
+   */
+  public static readonly SOAK = 'gitops-platform.io/soak';
+
   private constructor() {}
 }

@@ -6,6 +6,7 @@ import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Cluster, ClusterOptions, endpointIdentity } from './cluster';
 import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
+import { VerificationJobOptions, verificationJobProblems } from './verification-jobs';
 import { PlatformLabels } from '../contracts/labels';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue, show } from '../util/errors';
@@ -45,6 +46,12 @@ export interface ClusterFleetProps {
    * @default - no shard assignment
    */
   readonly applicationControllerShards?: number;
+  /**
+   * How the pods of verification Jobs run on the hub: a CA bundle they trust and the registry
+   * they pull the JSON guard's image through.
+   * @default - no extra CA, images from Docker Hub
+   */
+  readonly verificationJobs?: VerificationJobOptions;
 }
 
 /**
@@ -99,6 +106,8 @@ export interface IClusterFleet extends IConstruct {
   readonly argoCdNamespace: string;
   /** The clusters, sorted by name. */
   readonly clusters: Cluster[];
+  /** How the pods of verification Jobs run on the hub. */
+  readonly verificationJobs?: VerificationJobOptions;
 }
 
 const CLUSTER_FLEET = Symbol.for('cdk8s-gitops-platform.ClusterFleet');
@@ -148,6 +157,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   public readonly argoCdNamespace: string;
   /** The number of application controller shards, if the fleet assigns them. */
   public readonly applicationControllerShards?: number;
+  /** How the pods of verification Jobs run on the hub. */
+  public readonly verificationJobs?: VerificationJobOptions;
   private readonly topology: ArgoCdTopology;
   private readonly _clusters = new Map<string, Cluster>();
   /** The clusters each app was placed on, by app: shards are balanced by Applications per cluster. */
@@ -177,8 +188,10 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       problems.check('applicationControllerShards', shards, Number.isInteger(shards) && shards >= 1 ? undefined : 'must be a whole number >= 1',
         'set it to the number of application controller replicas');
     }
+    verificationJobProblems(props.verificationJobs).forEach(p => problems.add(p));
     problems.throwIfAny();
     this.applicationControllerShards = shards;
+    this.verificationJobs = props.verificationJobs;
 
     const names = (props.clusters ?? []).map(c => c.name);
     const dupNames = duplicates(names);

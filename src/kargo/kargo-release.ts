@@ -88,7 +88,7 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
     // the tests); the generated class would re-map int-or-string fields
     new ApiObject(scope, `AnalysisTemplate-${template.name}`, {
       ...AnalysisTemplate.GVK,
-      metadata: { name: template.name, namespace, labels: template.labels },
+      metadata: compact({ name: template.name, namespace, labels: template.labels, annotations: template.annotations }),
       spec: template.spec,
     });
   }
@@ -101,6 +101,7 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
         'kargo.akuity.io/description': wave.controlFlow
           ? `${plan.app}: control flow after ${wave.upstreams.join(', ') || 'the Warehouse'}`
           : `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
+        ...wave.soak === undefined ? {} : { [PlatformLabels.SOAK]: wave.soak },
       },
     },
     spec: {
@@ -111,9 +112,10 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
           : {
             stages: [...wave.upstreams],
             // Freight must be verified on every part of the previous wave, or on any one upstream
-            // stage of an any-of join (Kargo's default when unset is OneOf, so All is always written)
+            // stage of an any-of join (Kargo's default when unset is OneOf, so All is always written).
+            // Never requiredSoakTime: the soak is waited in the upstreams' verification, since Kargo
+            // v1.11.2 cannot enforce it on joins, waves or gates (verification/soak-check.ts)
             availabilityStrategy: wave.upstreams.length > 1 ? availability(wave) : undefined,
-            requiredSoakTime: wave.soak,
           },
       }],
       shard: wave.kargoShard,

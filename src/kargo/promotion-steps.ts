@@ -1,4 +1,4 @@
-import { Duration } from 'cdk8s';
+import { freezeSteps } from './freeze-steps';
 import { Artifact, ArtifactKind, chartDependencyRepository } from '../artifact/artifact';
 import { ManifestSource, ManifestSourceKind, sourceArtifact } from '../artifact/manifest-source';
 import { ImageSelectionStrategy } from '../artifact/versioning';
@@ -7,8 +7,7 @@ import { chartVersion, chartVersionOf, commitId, commitIdOf, expr, imageDigest, 
 import { applicationLabels } from '../contracts/release-names';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
-import { DEFAULT_SYNC_TIMEOUT_SECONDS, StagePlan, WavePlan } from '../plan/release-plan';
-import { toGoDuration } from '../util/duration';
+import { StagePlan, WavePlan } from '../plan/release-plan';
 
 /**
  * Everything the promotion steps of one app are derived from.
@@ -141,15 +140,16 @@ function helmImageValues(image: Artifact): any[] {
 }
 
 /**
- * The promotion template steps of the Kargo Stage for one wave: check out the source at the
- * Freight's commit and the wave's release branch, clear it, prepare the source (images, chart
+ * The promotion template steps of the Kargo Stage for one wave: fail while a deploy freeze of
+ * the stage holds (before anything is pushed), check out the source at the Freight's commit and
+ * the wave's release branch, clear it, prepare the source (images, chart
  * versions), render every cluster of the wave, commit, push (directly, or through a pull
  * request), then sync the wave's Argo CD Applications to the pushed commit.
  * @internal
  */
 export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePlan): any[] {
   const sameRepo = ctx.releaseRepo === ctx.source.repoUrl;
-  const steps: any[] = [];
+  const steps: any[] = [...freezeSteps(stage)];
   const sourceCheckout = { commit: commitId(ctx.source.repoUrl), path: SRC };
   const releaseCheckout = { branch: wave.releaseBranch, create: true, path: OUT };
   if (sameRepo) {
@@ -212,8 +212,9 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
     uses: 'argocd-update',
     as: 'sync',
     // the step's own default is 5 minutes (kargo `argocd_updater.go` `DefaultTimeout`, docs
-    // `argocd-update.md`): too short for a slow sync wave or a deny sync window
-    retry: { timeout: syncTimeout(stage, wave) },
+    // `argocd-update.md`): too short for a slow sync wave. A deny window is not waited out: the
+    // freeze steps stop the promotion before it pushes (freeze-steps.ts)
+    retry: { timeout: stage.syncTimeout },
     config: {
       apps: [{
         namespace: wave.argoCdNamespace,
@@ -225,20 +226,6 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
   });
   return steps;
 }
-
-/**
- * While a deny sync window blocks the sync, `argocd-update` reports Running and is retried until
- * its timeout: Kargo recommends a timeout at least as long as the longest deny window
- * (kargo docs/docs/50-user-guide/60-reference-docs/30-promotion-steps/argocd-update.md, v1.11.2).
- * A promotion that starts as the window opens waits the whole window and then needs time to
- * sync, so the timeout is the window plus the default sync timeout: the promotion waits instead of failing
- * half-way with the release branch already pushed.
- */
-function syncTimeout(stage: StagePlan, wave: WavePlan): string {
-  if (wave.freezeWaitSeconds === undefined) return stage.syncTimeout;
-  return toGoDuration(Duration.seconds(wave.freezeWaitSeconds + DEFAULT_SYNC_TIMEOUT_SECONDS));
-}
-
 
 /** The vars of one cluster's render: the cluster variables, and for Helm what helm-template assumes. */
 function renderVariables(ctx: PromotionContext, cluster: Cluster, stage: StagePlan): Record<string, string> {

@@ -1,5 +1,5 @@
 import { Duration } from 'cdk8s';
-import { CronSchedule } from '../util/cron';
+import { CronSchedule, parseCron } from '../util/cron';
 import { toGoDuration } from '../util/duration';
 import { fail } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -15,8 +15,11 @@ import { dns1123LabelProblem } from '../util/names';
  */
 export class FreezeSchedule {
   /**
-   * From every time `expression` fires (5 cron fields: minute hour day-of-month month
-   * day-of-week, or a descriptor such as `@weekly`), for `duration` (whole minutes).
+   * From every time `expression` fires, for `duration` (whole minutes). `expression` is 5 cron
+   * fields (minute hour day-of-month month day-of-week; `*`, `?`, lists, ranges, steps, month and
+   * day names; Sunday is 0) as Argo CD reads them, or one of the descriptors `@yearly`,
+   * `@annually`, `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`, which Argo CD refuses:
+   * the freeze emits their 5 fields (`@weekly` becomes `0 0 * * 0`).
    */
   public static cron(expression: string, duration: Duration): FreezeSchedule {
     return new FreezeSchedule(expression, duration);
@@ -57,14 +60,15 @@ export interface DeployFreezeProps {
 }
 
 /**
- * A time when nothing ships: no Argo CD sync of the affected apps' Applications, and Kargo
- * promotions into a frozen stage wait until the freeze ends instead of failing half-way.
+ * A time when nothing ships: no Argo CD sync of the affected apps' Applications, and no Kargo
+ * promotion into a frozen stage, which fails before it pushes anything, with the reason.
  *
  * Give it to a pipeline (`PromotionPipelineProps.freezes`: every app on the pipeline), a stage
  * (`PipelineStageOptions.freezes`) or an app (`PlatformAppProps.freezes`). It becomes a `deny`
  * sync window in exactly the AppProjects that deploy the frozen stages, scoped to the frozen
- * stages' Applications, and a `retry.timeout` on the Kargo `argocd-update` step that outlasts
- * the window. `PlatformAppProps.freezeOverride` lets an app through, on the record.
+ * stages' Applications, and a first `fail` step of the frozen stages' Kargo promotions that runs
+ * while the window is open (or opens within the sync timeout). `PlatformAppProps.freezeOverride`
+ * lets an app through, on the record.
  *
  * @example
  * const holidays = new DeployFreeze({
@@ -78,7 +82,7 @@ export interface DeployFreezeProps {
 export class DeployFreeze {
   /** Why nothing may ship. */
   public readonly reason: string;
-  /** The cron expression the freeze starts at. */
+  /** The 5-field cron schedule the freeze starts at, as the sync window carries it (a descriptor given is spelled out). */
   public readonly schedule: string;
   /** How long each freeze holds, as an Argo CD duration (`336h`). */
   public readonly duration: string;
@@ -99,12 +103,7 @@ export class DeployFreeze {
       fail(subject, 'schedule', props.schedule, 'must be a FreezeSchedule', "use FreezeSchedule.cron('0 0 20 12 *', Duration.days(14))");
     }
     const { expression, duration } = props.schedule;
-    try {
-      CronSchedule.parse(String(expression));
-    } catch (e) {
-      fail(subject, 'schedule', expression, `is not a cron schedule Argo CD accepts: ${(e as Error).message}`,
-        "use 5 fields (minute hour day-of-month month day-of-week), e.g. '0 0 20 12 *'");
-    }
+    const schedule = argoCdSchedule(subject, expression);
     const seconds = typeof (duration as any)?.toSeconds === 'function' ? duration.toSeconds({ integral: false }) : NaN;
     if (!(Number.isInteger(seconds) && seconds >= 60 && seconds % 60 === 0)) {
       fail(subject, 'schedule duration', Number.isNaN(seconds) ? duration : `${seconds}s`,
@@ -119,7 +118,7 @@ export class DeployFreeze {
       if (problem) fail(subject, 'stages', stage, problem, 'name pipeline stages, e.g. "prod"');
     }
     this.reason = reason;
-    this.schedule = expression.trim();
+    this.schedule = schedule;
     this.duration = toGoDuration(duration);
     this.durationSeconds = seconds;
     this.timeZone = timeZone;
@@ -185,6 +184,24 @@ export class FreezeOverride {
   public get record(): string {
     return `${this.reason} (by ${this.by}${this.until ? `, until ${this.until}` : ''})`;
   }
+}
+
+/**
+ * The schedule as the sync window carries it: a descriptor spelled out in 5 fields, checked by
+ * the parser Argo CD v3.5.1 uses, and refused when it never fires (Argo CD would hold that
+ * window active for ever).
+ */
+function argoCdSchedule(subject: string, expression: unknown): string {
+  const text = typeof expression === 'string' ? expression.trim() : '';
+  const schedule = CronSchedule.expandDescriptor(text) ?? text;
+  const parsed = parseCron(schedule);
+  if ('problem' in parsed) fail(subject, 'schedule', expression, parsed.problem, parsed.fix);
+  if (parsed.firesNever) {
+    fail(subject, 'schedule', expression,
+      'never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever (robfig/cron SpecSchedule.Next returns the zero time, which SyncWindow.active reads as past)',
+      'name a day that exists in the months given, e.g. 28 instead of 30 for February');
+  }
+  return schedule;
 }
 
 function isTimeZone(zone: unknown): boolean {

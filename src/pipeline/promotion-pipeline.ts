@@ -8,6 +8,7 @@ import { Join } from './join';
 import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { toGoDuration } from '../util/duration';
 import { fail, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { verificationProblems } from '../verification/render';
@@ -53,8 +54,12 @@ export interface PipelineStageOptions {
    */
   readonly waves?: Waves;
   /**
-   * How long Freight must have been verified in the previous wave or stage before it may
-   * enter each wave of this stage (Kargo `requiredSoakTime`).
+   * How long Freight must have run in the previous wave or stage before it may enter each wave
+   * of this stage. It is waited in the verification of the Kargo Stages before each wave (an
+   * extra metric that starts this long after their promotion), not with Kargo's
+   * `requiredSoakTime`, which Kargo v1.11.2 cannot enforce on joins, waves or gates. So every
+   * stage after one upstream stage needs the same soak, and a stage right after a control-flow
+   * stage has none (give it to the control-flow stage).
    * @default - no soak time
    */
   readonly soak?: Duration;
@@ -252,6 +257,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       }
     }
     const stage = new PipelineStage(options, this._stages[this._stages.length - 1]?.name);
+    this.checkSoak(subject, stage);
     this._stages.push(stage);
     return stage;
   }
@@ -281,7 +287,33 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     }
     if (options.approval?.gated) {
       fail(subject, `${field} approval`, options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
-        'gate the stages after it (their approval), or use soak on the control-flow stage');
+        'gate the stages after it (their approval), or give the control-flow stage a soak (waited in the checks of the stages before it)');
+    }
+  }
+
+  /**
+   * A soak is waited in the verification of the Kargo Stages before the stage (see
+   * `soak-check.ts` for why Kargo's `requiredSoakTime` is never written), so it needs an upstream
+   * that runs verification, and every stage after one upstream must ask for the same soak.
+   */
+  private checkSoak(subject: string, stage: PipelineStage) {
+    const field = `stage ${show(stage.name)} soak`;
+    const soak = stage.soak === undefined ? 'no soak' : toGoDuration(stage.soak);
+    for (const up of stage.after) {
+      const upstream = this._stages.find(s => s.name === up)!;
+      // api/v1alpha1/freight_types.go (Kargo v1.11.2), GetLongestSoak: soak time is time the Freight
+      // is current in a Stage, and Freight is never current in a control-flow Stage (akuity/kargo#6360)
+      if (upstream.controlFlow && stage.soak !== undefined) {
+        fail(subject, field, soak, `follows control-flow stage ${show(up)}, where Freight never soaks (Kargo v1.11.2 counts no soak time in a Stage without promotion steps)`,
+          `move the soak to stage ${show(up)}: it is then waited in the checks of the stages before it`);
+      }
+      const sibling = this._stages.find(s => s.name !== stage.name && s.after.includes(up));
+      const siblingSoak = sibling === undefined ? undefined : sibling.soak === undefined ? 'no soak' : toGoDuration(sibling.soak);
+      if (sibling !== undefined && siblingSoak !== soak) {
+        fail(subject, field, soak, `differs from the soak of stage ${show(sibling.name)} (${siblingSoak}), which also follows stage ${show(up)}; `
+          + `the soak is waited in the checks of stage ${show(up)}, once for every stage after it`,
+        `give every stage after ${show(up)} the same soak`);
+      }
     }
   }
 

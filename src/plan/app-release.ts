@@ -5,6 +5,7 @@ import { checkRenderInputs } from './render-inputs';
 import { RepositoryAccess } from './repository-access';
 import { resolveReleasePlan, PlanInput } from './resolve-plan';
 import { renderStageChecks } from './stage-checks';
+import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
 import { Cluster } from '../fleet/cluster';
@@ -36,6 +37,8 @@ export interface AppRelease {
   readonly checks: Map<string, RenderedVerification>;
   /** The repositories Kargo authenticates to. */
   readonly accesses: RepositoryAccess[];
+  /** How each Argo CD reads the release repository, when the app declares it. */
+  readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
 }
 
 /**
@@ -50,6 +53,7 @@ export interface AppReleaseInput extends PlanInput {
   readonly annotations: Record<string, string>;
   readonly clusterResources: ClusterResource[];
   readonly accesses: RepositoryAccess[];
+  readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
 }
 
 /**
@@ -72,7 +76,8 @@ export function resolveAppRelease(input: AppReleaseInput): AppRelease {
     description: input.description,
     annotations: input.annotations,
     clusterResources: input.clusterResources,
-    checks: renderStageChecks(input.subject, plan, input.verification, clusters),
+    checks: renderStageChecks(input.subject, plan, input.verification, clusters, input.fleet.verificationJobs),
     accesses: input.accesses,
+    releaseRepoArgoCdCredentials: input.releaseRepoArgoCdCredentials,
   };
 }

@@ -44,8 +44,7 @@ function stageFreezes(pipeline: IPromotionPipeline, stage: PipelineStage, input:
 }
 
 /**
- * The plan with the freezes of every stage, the longest one on each wave (what the Kargo
- * promotion waits out) and the app's override. Throws when a freeze names a stage the pipeline
+ * The plan with the freezes of every stage and the app's override. Throws when a freeze names a stage the pipeline
  * does not have.
  * @internal
  */
@@ -57,8 +56,7 @@ export function applyFreezes(subject: string, plan: ReleasePlan, pipeline: IProm
   const stages = plan.stages.map(stage => {
     const freezes = stageFreezes(pipeline, byName.get(stage.name)!, input);
     if (freezes.length === 0) return stage;
-    const wait = longestFreeze(freezes);
-    return { ...stage, freezes, waves: stage.waves.map(w => ({ ...w, freezeWaitSeconds: wait })) };
+    return { ...stage, freezes };
   });
   checkOneZonePerSchedule(subject, stages.flatMap(s => s.freezes));
   return { ...plan, stages, ...input.freezeOverride ? { freezeOverride: input.freezeOverride.record } : {} };
@@ -94,9 +92,3 @@ function checkFreezeStages(problems: ProblemList, pipeline: IPromotionPipeline, 
   check(`pipeline '${pipeline.pipelineName}' freezes`, pipeline.freezes);
   check('freezes', input.freezes ?? []);
 }
-
-/** The longest freeze of a stage, in seconds, or undefined without one. */
-function longestFreeze(freezes: FreezePlan[]): number | undefined {
-  return freezes.length === 0 ? undefined : Math.max(...freezes.map(f => f.durationSeconds));
-}
-

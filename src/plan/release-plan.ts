@@ -26,8 +26,24 @@ export interface WavePlan {
   readonly branch?: string;
   /** Whether this is a Kargo control-flow Stage: no clusters, no promotion steps, no checks. */
   readonly controlFlow?: boolean;
-  /** How long Freight must have been verified upstream first (Kargo duration), if at all. */
+  /**
+   * How long Freight must have run in the upstream Kargo Stages before it may enter this one
+   * (Kargo duration), if at all. It is waited in the upstreams' verification (their
+   * `verificationSoak`), not with Kargo's `requiredSoakTime`.
+   */
   readonly soak?: string;
+  /**
+   * How long this Stage's verification waits after its promotion before Freight counts as
+   * verified here (Kargo duration): the soak of the Stages after it, waited alongside the checks.
+   * @default - no soak
+   */
+  readonly verificationSoak?: string;
+  /**
+   * How long after a release Freight can reach this Stage at the earliest, in seconds: the soaks
+   * on the way from the Warehouse (through every upstream of a join, through the shortest one of
+   * an any-of join). Promotions and checks longer than a soak add to it.
+   */
+  readonly earliestSeconds: number;
   /** The clusters, sorted by name. */
   readonly clusters: string[];
   /** The Git branch holding the rendered manifests, one directory per cluster (none for a control-flow Stage). */
@@ -40,12 +56,6 @@ export interface WavePlan {
   readonly kargoShard?: string;
   /** The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD only). */
   readonly applicationSet?: string;
-  /**
-   * The longest deploy freeze of the wave's stage, in seconds: a promotion that meets it waits
-   * this long for Argo CD to sync (the `argocd-update` step's timeout covers it).
-   * @default - no freeze
-   */
-  readonly freezeWaitSeconds?: number;
 }
 
 /**
@@ -103,8 +113,8 @@ export interface StagePlan {
   readonly freezes: FreezePlan[];
   /**
    * How long a promotion waits for the stage's Applications to sync and be healthy (Kargo
-   * duration, the `argocd-update` step's `retry.timeout`); longer when a deploy freeze may hold
-   * the sync.
+   * duration, the `argocd-update` step's `retry.timeout`). A promotion also stops before it
+   * pushes while a deploy freeze holds or opens within this time.
    */
   readonly syncTimeout: string;
 }
@@ -138,8 +148,8 @@ export function stagesByCluster(stages: StagePlan[]): Map<string, StagePlan[]> {
 }
 
 /**
- * How long `argocd-update` waits for a sync by default, and the time a sync gets after a deploy
- * freeze ends: Kargo's own 5 minutes is less than one slow sync wave. @internal
+ * How long `argocd-update` waits for a sync by default (Kargo's own 5 minutes is less than one
+ * slow sync wave), and how far ahead a promotion looks for a deploy freeze. @internal
  */
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30 * 60;
 

@@ -1,5 +1,6 @@
 import { FreezeInput } from './freeze-plan';
 import { DEFAULT_SYNC_TIMEOUT, hasOwnNamespace, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
+import { placeSoaks } from './soak-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
@@ -97,15 +98,16 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   }
 
   checkDerivedNames(problems, input, stages, clusters);
+  const soaked = placeSoaks(problems, stages);
   problems.throwIfAny();
   // stages in different namespaces may share a cluster
-  const placedClusters = [...new Set(stages.flatMap(s => s.waves.flatMap(w => w.clusters)))].sort();
+  const placedClusters = [...new Set(soaked.flatMap(s => s.waves.flatMap(w => w.clusters)))].sort();
   return {
     app: input.app,
     project: input.app,
     destinationNamespace: input.destinationNamespace,
     clusters: placedClusters,
-    stages,
+    stages: soaked,
   };
 }
 
@@ -134,6 +136,7 @@ function controlFlowWave(ctx: StageContext): WavePlan {
     soak: entry.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined,
     clusters: [],
     controlFlow: true,
+    earliestSeconds: 0,
     argoCd: ArgoCdTopologyKind.CENTRAL,
     argoCdNamespace: ctx.input.fleet.argoCdNamespace,
   };
@@ -215,6 +218,7 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
         branch,
         soak,
         clusters: segment.clusters.map(c => c.name),
+        earliestSeconds: 0,
         releaseBranch: releaseBranch(input.app, segment.kargoStage),
         argoCd: segment.argoCd,
         argoCdNamespace: segment.argoCdNamespace,

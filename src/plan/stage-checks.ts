@@ -1,5 +1,6 @@
 import { ReleasePlan } from './release-plan';
 import { Cluster, clusterVariableSource } from '../fleet/cluster';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
 import { duplicates } from '../util/collections';
 import { ProblemList, show } from '../util/errors';
@@ -50,7 +51,7 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
  * @internal
  */
 export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Map<string, Verification[]>,
-  clusters: Map<string, Cluster>): Map<string, RenderedVerification> {
+  clusters: Map<string, Cluster>, jobs?: VerificationJobOptions): Map<string, RenderedVerification> {
   const problems = new ProblemList(subject);
   const rendered = new Map<string, RenderedVerification>();
   const templateOwners = new Map<string, string>();
@@ -63,6 +64,8 @@ export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Ma
         pipelineStage: stage.name,
         namespace: stage.namespace,
         clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
+        jobs,
+        soak: wave.verificationSoak,
       });
       r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
       // all templates of an app share the project namespace

@@ -1,11 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdk8s';
+import { App, Duration } from 'cdk8s';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
+import { mdCode, mdText, mermaidText } from '../util/markdown';
+import { toGoDuration } from '../util/duration';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
@@ -24,21 +26,21 @@ export class PlatformReport {
     const lines: string[] = [
       `# ${plan.app}`,
       '',
-      `Owned by team ${app.owner.team} (${app.owner.contact}). Kargo Project \`${plan.project}\`; `
-        + `deployed to namespace \`${plan.destinationNamespace}\` on ${plan.clusters.length} cluster(s)${stageNamespaces(plan)}.`,
+      `Owned by team ${mdText(app.owner.team)} (${mdText(app.owner.contact)}). Kargo Project ${mdCode(plan.project)}; `
+        + `deployed to namespace ${mdCode(plan.destinationNamespace)} on ${plan.clusters.length} cluster(s)${stageNamespaces(plan)}.`,
       '',
       '```mermaid',
       'flowchart LR',
-      `  warehouse[("Warehouse ${plan.app}")]`,
+      `  warehouse[("Warehouse ${mermaidText(plan.app)}")]`,
     ];
     for (const stage of plan.stages) {
-      const frozen = stage.freezes.length > 0 ? `<br/>frozen: ${stage.freezes.map(f => f.reason).join('; ')}` : '';
-      lines.push(`  subgraph stage_${id(stage.name)}["${stage.name}: ${stage.controlFlow ? 'control flow' : stage.approval}${stage.production ? ', production' : ''}${frozen}"]`);
+      const frozen = stage.freezes.length > 0 ? `<br/>frozen: ${stage.freezes.map(f => mermaidText(f.reason)).join('; ')}` : '';
+      lines.push(`  subgraph stage_${id(stage.name)}["${mermaidText(stage.name)}: ${stage.controlFlow ? 'control flow' : stage.approval}${stage.production ? ', production' : ''}${frozen}"]`);
       for (const wave of stage.waves) {
         const where = wave.argoCd === ArgoCdTopologyKind.CENTRAL ? 'central Argo CD' : `own Argo CD, shard ${wave.kargoShard}`;
         lines.push(wave.controlFlow
-          ? `    ${id(wave.kargoStage)}{{"${wave.kargoStage}<br/>control flow"}}`
-          : `    ${id(wave.kargoStage)}["${wave.kargoStage}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
+          ? `    ${id(wave.kargoStage)}{{"${mermaidText(wave.kargoStage)}<br/>control flow"}}`
+          : `    ${id(wave.kargoStage)}["${mermaidText(wave.kargoStage)}<br/>${wave.clusters.length} cluster(s), ${where}"]`);
       }
       lines.push('  end');
     }
@@ -48,22 +50,28 @@ export class PlatformReport {
       }
       const label = [wave.join === JoinKind.ANY_OF ? 'any of' : '', wave.soak ? `soak ${wave.soak}` : ''].filter(l => l !== '').join(', ');
       for (const up of wave.upstreams) {
-        lines.push(`  ${id(up)} -->${label ? `|${label}|` : ''} ${id(wave.kargoStage)}`);
+        lines.push(`  ${id(up)} -->${label ? `|${mermaidText(label)}|` : ''} ${id(wave.kargoStage)}`);
       }
     }
-    lines.push('```', '', '| Kargo Stage | gate | soak | checks | release branch | clusters |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push('```', '', '| Kargo Stage | gate | soak | checks | earliest | release branch | clusters |',
+      '| --- | --- | --- | --- | --- | --- | --- |');
     for (const stage of plan.stages) {
       for (const wave of stage.waves) {
         const gate = wave.controlFlow ? `control flow${wave.join === JoinKind.ANY_OF ? ', any of upstreams' : ''}`
-          : `${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.join(', ')})`}`;
-        lines.push(`| ${wave.kargoStage} | ${gate} `
-          + `| ${wave.soak ?? ''} | ${stage.verification.join(', ')} | ${wave.releaseBranch ? `\`${wave.releaseBranch}\`` : ''} | ${wave.clusters.join(', ')} |`);
+          : `${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.map(mdText).join(', ')})`}`;
+        // a soak is waited in the upstreams' verification: the upstream's checks say so
+        const soak = wave.soak === undefined ? '' : `${wave.soak} (waited in the checks of ${wave.upstreams.join(', ')})`;
+        const checks = [...wave.controlFlow ? [] : stage.verification, ...wave.verificationSoak ? [`soak ${wave.verificationSoak}`] : []];
+        lines.push(`| ${mdText(wave.kargoStage)} | ${gate} | ${mdText(soak)} | ${checks.map(mdText).join(', ')} | ${earliest(wave.earliestSeconds)} `
+          + `| ${wave.releaseBranch ? mdCode(wave.releaseBranch) : ''} | ${wave.clusters.map(mdText).join(', ')} |`);
       }
     }
+    lines.push('', 'Earliest: how long after a release Freight can reach the Stage, from the soaks on the way; promotions, '
+      + 'and checks that take longer than a soak, add to it.');
     lines.push(...freezeLines(plan));
-    lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} \`${a.repoUrl}\``).join(', ')}.`);
+    lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} ${mdCode(a.repoUrl)}`).join(', ')}.`);
     if (app.exemptions.length > 0) {
-      lines.push('', 'Standards exemptions:', '', ...app.exemptions.map(e => `- \`${e.ruleId}\`: ${e.justification}`));
+      lines.push('', 'Standards exemptions:', '', ...app.exemptions.map(e => `- ${mdCode(e.ruleId)}: ${mdText(e.justification)}`));
     }
     return `${lines.join('\n')}\n`;
   }
@@ -114,12 +122,12 @@ export class PlatformReport {
  * evaluates that.
  */
 function freezeLines(plan: ReleasePlan): string[] {
-  const rows = plan.stages.flatMap(s => s.freezes.map(f => `| ${s.name} | ${f.reason} | \`${f.schedule}\` for ${f.duration} (${f.timeZone}) `
+  const rows = plan.stages.flatMap(s => s.freezes.map(f => `| ${mdText(s.name)} | ${mdText(f.reason)} | ${mdCode(f.schedule)} for ${mdText(f.duration)} (${mdText(f.timeZone)}) `
     + `| ${f.manualSync ? 'yes' : 'no'} | ${f.origin} |`));
   if (rows.length === 0) return [];
-  const lines = ['', '## Deploy freezes', '', 'Argo CD deny sync windows on the stage\'s Applications; Kargo promotions into the stage wait them out.', '',
+  const lines = ['', '## Deploy freezes', '', 'Argo CD deny sync windows on the stage\'s Applications; a Kargo promotion into the stage fails before it pushes while one is open (or opens within the sync timeout), with the reason.', '',
     '| stage | reason | when | manual promotion | from |', '| --- | --- | --- | --- | --- |', ...rows];
-  if (plan.freezeOverride) lines.push('', `**Freeze override:** ${plan.freezeOverride}`);
+  if (plan.freezeOverride) lines.push('', `**Freeze override:** ${mdText(plan.freezeOverride)}`);
   return lines;
 }
 
@@ -129,7 +137,12 @@ function id(name: string): string {
 }
 
 /** The stages with a namespace of their own, for the report's first line. */
+/** A number of seconds as a Kargo duration, `0` for none. */
+function earliest(seconds: number): string {
+  return seconds === 0 ? '0' : toGoDuration(Duration.seconds(seconds));
+}
+
 function stageNamespaces(plan: ReleasePlan): string {
   const own = plan.stages.filter(s => hasOwnNamespace(plan, s));
-  return own.length === 0 ? '' : ` (${own.map(s => `stage ${s.name} in \`${s.namespace}\``).join(', ')})`;
+  return own.length === 0 ? '' : ` (${own.map(s => `stage ${mdText(s.name)} in ${mdCode(s.namespace)}`).join(', ')})`;
 }

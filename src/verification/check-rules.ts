@@ -1,7 +1,9 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
+import { MetricOutcomes } from './metric-outcome';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { toGoDuration } from '../util/duration';
 import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -28,8 +30,13 @@ export interface KindDefaults {
   readonly boundErrors: boolean;
 }
 
-/** Builds a check's metric from its text, placeholders filled by `fill`. @internal */
-export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>) => Record<string, unknown>;
+/**
+ * Builds a check's metric from its text, placeholders filled by `fill`; `jobs` is how the fleet
+ * runs verification Jobs on the hub.
+ * @internal
+ */
+export type MetricBuilder = (fill: (text: string) => string, labels: Record<string, string>,
+  jobs: VerificationJobOptions | undefined) => Record<string, unknown>;
 
 /** What a check factory resolves: everything the Verification holds. @internal */
 export interface CheckParts {
@@ -49,6 +56,8 @@ export interface CheckParts {
   readonly timing: Timing | undefined;
   /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for template references. */
   readonly templateKind: string | undefined;
+  /** What a measurement counts as on no data and NaN, for Prometheus checks. */
+  readonly outcomes?: MetricOutcomes;
   readonly problems: string[];
 }
 

@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, imageReferenceProblem, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
 import { jobSafeMetricName } from './job-names';
-import { JSON_GUARD_IMAGE, jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
+import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 import { describe, show } from '../util/errors';
 
@@ -32,7 +32,7 @@ export enum HttpMethod {
  * `version-aws-use1-01b5a06-answers-json`: Argo Rollouts cuts a job metric's name to about 24
  * characters in its Job's name, and a cut name must stay valid and unique): a Kubernetes Job on
  * the hub (image `docker.io/library/node:22-alpine`, non-root, read-only root filesystem, no
- * service account token) that makes the same request, on the same schedule and with the same
+ * service account token, Pod Security `restricted`) that makes the same request, on the same schedule and with the same
  * count and limits, and fails unless the answer is 2xx and JSON. The template passes only when
  * both metrics pass: the web metric says the condition held on the JSON it got, the guard that
  * the endpoint answered JSON. The two make separate requests, so an endpoint that only
@@ -97,9 +97,9 @@ export interface HttpVerificationOptions extends VerificationOptions {
    */
   readonly requireJson?: boolean;
   /**
-   * The image the JSON guard runs: any image with Node.js 18 or later as `node` on its PATH,
-   * e.g. a mirror in the registry an air-gapped hub pulls from.
-   * @default 'docker.io/library/node:22-alpine'
+   * The image the JSON guard runs: any image with Node.js 18 or later as `node` on its PATH.
+   * @default - 'docker.io/library/node:22-alpine', through the fleet's
+   * `verificationJobs.imageRegistry` when it has one
    */
   readonly jsonGuardImage?: string;
 }
@@ -149,7 +149,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const guard = requireJson ? {
     name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),
     build: jsonGuardBuilder({
-      url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args, image: image ?? JSON_GUARD_IMAGE,
+      url, method, headers, body, timeoutSeconds, insecure: options?.insecure === true, args: common.args, image,
     }),
   } : undefined;
   const build: MetricBuilder = (fill) => ({

@@ -5,3 +5,4 @@ export * from './prometheus-check';
 export * from './job-check';
 export * from './template-check';
 export * from './verification';
+export { MetricOutcome } from './metric-outcome';

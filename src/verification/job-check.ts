@@ -16,8 +16,10 @@ const WHOLE_ARG_REFERENCE = /^\s*\{\{\s*args\.([^}\s]+)\s*\}\}\s*$/;
 
 /**
  * Options for `Verification.job()`. The container runs in the hub cluster, in the Kargo project
- * namespace, as a non-root user with a read-only root filesystem (a writable `/tmp`) and no
- * service account token; it reaches the clusters over the network. It passes when it exits 0.
+ * namespace, as a non-root user with a read-only root filesystem (a writable `/tmp`), no
+ * service account token and no capabilities, under the runtime's seccomp profile (Pod Security
+ * `restricted`); it reaches the clusters over the network, trusting the fleet's
+ * `verificationJobs.caBundle` through `SSL_CERT_FILE`. It passes when it exits 0.
  */
 export interface JobVerificationOptions extends VerificationOptions {
   /** The container image; it may use `{{args.<name>}}`, e.g. a test image of the version being verified. */
@@ -98,7 +100,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const resources = options?.resources ?? DEFAULT_JOB_RESOURCES;
   if (problems.length === 0) problems.push(...trialRender({ image, env: [], backoffLimit, activeDeadline, user, resources, labels: {} }));
   const perCluster = texts.some(usesClusterPlaceholder);
-  const build: MetricBuilder = (fill, labels) => ({
+  const build: MetricBuilder = (fill, labels, jobs) => ({
     provider: {
       job: {
         metadata: { labels },
@@ -114,6 +116,8 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
           user,
           resources,
           labels,
+          // OpenSSL, curl, Go and Python's ssl read the bundle named here instead of the system store
+          caBundle: jobs?.caBundle ? { bundle: jobs.caBundle, env: 'SSL_CERT_FILE' } : undefined,
         }),
       },
     },

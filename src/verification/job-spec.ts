@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { CaBundle } from '../fleet/verification-jobs';
 
 /** One environment variable of a check's container. @internal */
 export interface JobEnvVar {
@@ -24,7 +25,12 @@ export interface JobSpecInput {
   readonly user: number;
   readonly resources: kplus.ContainerResources;
   readonly labels: Record<string, string>;
+  /** The platform's CA bundle, mounted, and the env var that points the container at it. */
+  readonly caBundle?: { readonly bundle: CaBundle; readonly env: string };
 }
+
+/** Where the CA bundle is mounted: a directory of its own, read-only. @internal */
+export const CA_BUNDLE_DIR = '/etc/gitops-platform/ca';
 
 const CDK8S_ADDRESS_LABEL = 'cdk8s.io/metadata.addr';
 
@@ -32,6 +38,14 @@ const CDK8S_ADDRESS_LABEL = 'cdk8s.io/metadata.addr';
  * The batch/v1 JobSpec of a job metric, built with cdk8s-plus for its secure defaults (non-root,
  * read-only root filesystem, no service account token) in a throwaway chart: only the spec is
  * kept, since Argo Rollouts creates the Job itself, once per measurement.
+ *
+ * The pod meets Pod Security `restricted` (Kubernetes Pod Security Standards; the checks of
+ * k8s.io/pod-security-admission `policy/`): Argo Rollouts creates the Job in the AnalysisRun's
+ * namespace (`metricproviders/job/job.go`), for Kargo the project namespace on the hub, which a
+ * platform may label `pod-security.kubernetes.io/enforce: restricted`. cdk8s-plus sets
+ * `runAsNonRoot` and `allowPrivilegeEscalation: false`; dropping every capability
+ * (`capabilities_restricted`) and the runtime's seccomp profile (`seccompProfile_restricted`)
+ * are set here. Volumes are an emptyDir and a ConfigMap (`restrictedVolumes`).
  * @internal
  */
 export function renderJobSpec(input: JobSpecInput): any {
@@ -50,18 +64,38 @@ export function renderJobSpec(input: JobSpecInput): any {
       resources: input.resources,
       // A numeric user lets the kubelet prove the container is not root even when the image
       // names its user (USER curl_user), which runAsNonRoot alone would refuse to start.
-      securityContext: { ensureNonRoot: true, user: input.user },
-      envVariables: Object.fromEntries(input.env.map(e => [e.name, e.secretName !== undefined
-        ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, `secret-${e.name}`, e.secretName), key: e.secretKey! })
-        : kplus.EnvValue.fromValue(e.value ?? '')])),
+      securityContext: {
+        ensureNonRoot: true,
+        user: input.user,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: [kplus.Capability.ALL] },
+        seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+      },
+      envVariables: Object.fromEntries([
+        ...input.env.map(e => [e.name, e.secretName !== undefined
+          ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, `secret-${e.name}`, e.secretName), key: e.secretKey! })
+          : kplus.EnvValue.fromValue(e.value ?? '')] as const),
+        ...caEnv(input),
+      ]),
     }],
   });
   // Test tools write temporary files; the root filesystem is read-only.
   job.containers[0].mount('/tmp', kplus.Volume.fromEmptyDir(chart, 'tmp', 'tmp'));
+  if (input.caBundle) {
+    const configMap = kplus.ConfigMap.fromConfigMapName(chart, 'ca-bundle', input.caBundle.bundle.configMapName);
+    job.containers[0].mount(CA_BUNDLE_DIR, kplus.Volume.fromConfigMap(chart, 'ca', configMap, { name: 'ca-bundle' }), { readOnly: true });
+  }
   const spec = ApiObject.of(job).toJson().spec;
   // The address label only makes sense inside the throwaway chart.
   delete spec.template?.metadata?.labels?.[CDK8S_ADDRESS_LABEL];
   return spec;
+}
+
+/** The env var that points the container at the CA bundle, unless the check sets it itself. */
+function caEnv(input: JobSpecInput): Array<readonly [string, kplus.EnvValue]> {
+  const ca = input.caBundle;
+  if (!ca || input.env.some(e => e.name === ca.env)) return [];
+  return [[ca.env, kplus.EnvValue.fromValue(`${CA_BUNDLE_DIR}/${ca.bundle.key ?? 'ca.crt'}`)]];
 }
 
 /** Requests small enough for a probe on the hub, limits large enough for a test runner. @internal */

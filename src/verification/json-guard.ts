@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { MetricBuilder } from './check-rules';
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, renderJobSpec } from './job-spec';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 
 // The JSON guard of an HTTP check with a condition. Argo Rollouts v1.9.1 counts a 2xx answer whose
 // body is not JSON as Successful without evaluating the condition
@@ -20,6 +21,11 @@ import { VerificationArg } from './verification-arg';
  * @internal
  */
 export const JSON_GUARD_IMAGE = 'docker.io/library/node:22-alpine';
+
+/** The guard's image: Docker Hub's, or the same image through the fleet's registry. @internal */
+export function jsonGuardImage(jobs: VerificationJobOptions | undefined): string {
+  return jobs?.imageRegistry !== undefined ? JSON_GUARD_IMAGE.replace(/^docker\.io\//, `${jobs.imageRegistry}/`) : JSON_GUARD_IMAGE;
+}
 
 /** Appended to the web metric's name to name its guard. @internal */
 export const JSON_GUARD_SUFFIX = '-answers-json';
@@ -99,13 +105,13 @@ export interface GuardedRequest {
   readonly timeoutSeconds: number | undefined;
   readonly insecure: boolean;
   readonly args: Record<string, VerificationArg>;
-  /** The image with `node` the guard runs. */
-  readonly image: string;
+  /** The image with `node` the guard runs, when the check names one. */
+  readonly image: string | undefined;
 }
 
 /** The job metric body of the guard of a web metric. @internal */
 export function jsonGuardBuilder(request: GuardedRequest): MetricBuilder {
-  return (fill, labels) => {
+  return (fill, labels, jobs) => {
     const env: JobEnvVar[] = [
       { name: JSON_GUARD_ENV.URL, value: fill(request.url) },
       { name: JSON_GUARD_ENV.METHOD, value: request.method },
@@ -123,7 +129,7 @@ export function jsonGuardBuilder(request: GuardedRequest): MetricBuilder {
         job: {
           metadata: { labels },
           spec: renderJobSpec({
-            image: request.image,
+            image: request.image ?? jsonGuardImage(jobs),
             imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
             // --no-warnings: the one line the script prints is the whole log, even when insecure.
             command: ['node', '--no-warnings', '-e', JSON_GUARD_SCRIPT],
@@ -133,6 +139,8 @@ export function jsonGuardBuilder(request: GuardedRequest): MetricBuilder {
             user: DEFAULT_JOB_USER,
             resources: DEFAULT_JOB_RESOURCES,
             labels,
+            // Node.js reads its own root store, not the system's: this adds the platform's CA to it
+            caBundle: jobs?.caBundle ? { bundle: jobs.caBundle, env: 'NODE_EXTRA_CA_CERTS' } : undefined,
           }),
         },
       },

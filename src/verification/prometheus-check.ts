@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
+import { guardedConditions, MetricOutcome, MetricOutcomes } from './metric-outcome';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 import { describe, show } from '../util/errors';
 
@@ -49,10 +50,32 @@ export interface PrometheusVerificationOptions extends VerificationOptions {
   readonly comparison?: Comparison;
   /**
    * An explicit expr-lang condition on `result` (the vector of samples), e.g.
-   * `len(result) > 0 && result[0] < 0.01`.
+   * `result[0] < 0.01 && result[1] < 0.01`. It is evaluated only on an answer with at least one
+   * sample whose first sample is a number: `noData` and `nan` decide the rest.
    * @default - derived from threshold and comparison
    */
   readonly successCondition?: string;
+  /**
+   * What a measurement counts as when the query returns no series (an error-rate query on a
+   * service that never failed, a metric nobody scrapes). Without it Argo Rollouts would evaluate
+   * `result[0]` of an empty vector, an error that ends the check in Error.
+   * @default - by comparison: `SUCCESSFUL` for LESS_THAN and LESS_THAN_OR_EQUAL (an upper bound on
+   * errors or latency holds when nothing was counted), `FAILED` for GREATER_THAN,
+   * GREATER_THAN_OR_EQUAL, EQUAL and NOT_EQUAL (the quantity that must reach a minimum or hold a
+   * value is absent), `INCONCLUSIVE` for a successCondition (the library cannot tell which way it
+   * points)
+   */
+  readonly noData?: MetricOutcome;
+  /**
+   * What a measurement counts as when the first sample is NaN (a ratio over a window without
+   * traffic: 0/0). Without it every comparison but `!=` is false on NaN, so an idle cluster fails.
+   * @default - by comparison: `SUCCESSFUL` for LESS_THAN and LESS_THAN_OR_EQUAL (no request, so no
+   * failed or slow one), `INCONCLUSIVE` for GREATER_THAN and GREATER_THAN_OR_EQUAL (a success rate
+   * without traffic proves nothing either way: a person decides), `FAILED` for EQUAL and NOT_EQUAL
+   * (a state such as `up` is never NaN, so NaN means the query does not measure it),
+   * `INCONCLUSIVE` for a successCondition
+   */
+  readonly nan?: MetricOutcome;
   /**
    * Request headers (e.g. a tenant id); credentials must come from a Secret as for HTTP checks.
    * @default - none
@@ -88,12 +111,14 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   if (condition !== undefined && options?.successCondition !== undefined) {
     refs.push(...checkText(problems, 'prometheus successCondition', condition, common.declared));
   }
+  const outcomes = metricOutcomes(problems, options);
+  const conditions = guardedConditions(options?.successCondition !== undefined ? `(${condition})` : condition ?? 'false', outcomes);
   const headers = entries(options?.headers);
   refs.push(...checkHeaders(problems, 'prometheus', headers, common));
   const timeout = seconds(problems, 'prometheus timeout', options?.timeout);
   const perCluster = [address, query, ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
   const build: MetricBuilder = (fill) => ({
-    successCondition: condition,
+    ...conditions,
     provider: {
       prometheus: {
         address: fill(address),
@@ -104,7 +129,31 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
       },
     },
   });
-  return generatedCheck(VerificationKind.PROMETHEUS, common, refs, perCluster, build, problems);
+  return { ...generatedCheck(VerificationKind.PROMETHEUS, common, refs, perCluster, build, problems), outcomes };
+}
+
+/** Which comparisons bound a quantity from above: nothing counted keeps it below the bound. */
+const UPPER_BOUNDS: string[] = [Comparison.LESS_THAN, Comparison.LESS_THAN_OR_EQUAL];
+const LOWER_BOUNDS: string[] = [Comparison.GREATER_THAN, Comparison.GREATER_THAN_OR_EQUAL];
+
+/** The outcomes on no data and NaN: the user's, else the default of the comparison (see the option docs). */
+function metricOutcomes(problems: string[], options: PrometheusVerificationOptions | undefined): MetricOutcomes {
+  const comparison = options?.successCondition !== undefined ? undefined : `${options?.comparison}`;
+  const upper = comparison !== undefined && UPPER_BOUNDS.includes(comparison);
+  const lower = comparison !== undefined && LOWER_BOUNDS.includes(comparison);
+  const defaults: MetricOutcomes = comparison === undefined
+    ? { noData: MetricOutcome.INCONCLUSIVE, nan: MetricOutcome.INCONCLUSIVE }
+    : upper ? { noData: MetricOutcome.SUCCESSFUL, nan: MetricOutcome.SUCCESSFUL }
+      : lower ? { noData: MetricOutcome.FAILED, nan: MetricOutcome.INCONCLUSIVE }
+        : { noData: MetricOutcome.FAILED, nan: MetricOutcome.FAILED };
+  const pick = (field: 'noData' | 'nan'): MetricOutcome => {
+    const given = options?.[field];
+    if (given === undefined) return defaults[field];
+    if (Object.values(MetricOutcome).includes(given)) return given;
+    problems.push(describe(`prometheus ${field}`, given, 'must be a MetricOutcome', 'use MetricOutcome.SUCCESSFUL, FAILED or INCONCLUSIVE'));
+    return defaults[field];
+  };
+  return { noData: pick('noData'), nan: pick('nan') };
 }
 
 function prometheusCondition(problems: string[], options: PrometheusVerificationOptions | undefined): string | undefined {

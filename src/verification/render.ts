@@ -1,10 +1,13 @@
 import { VerificationKind } from './check-options';
 import { jobNameProblems } from './job-names';
+import { METRIC_OUTCOMES_ANNOTATION } from './metric-outcome';
 import { BUILT_IN_ARGS, fillPlaceholders } from './placeholders';
+import { SOAK_CHECK_NAME, soakMetric } from './soak-check';
 import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact, duplicates } from '../util/collections';
 import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
@@ -21,6 +24,14 @@ export interface VerificationContext {
   /** The namespace the app is deployed to in this stage (`{namespace}`). */
   readonly namespace: string;
   readonly clusters: VerificationTarget[];
+  /** How the fleet runs verification Jobs on the hub (CA bundle, image registry). */
+  readonly jobs?: VerificationJobOptions;
+  /**
+   * How long the verification waits after the Stage's promotion (Kargo duration): the soak the
+   * Stages after it ask for (see `soak-check.ts`).
+   * @default - no soak
+   */
+  readonly soak?: string;
 }
 
 /** One AnalysisTemplate to define in the Kargo project namespace. @internal */
@@ -29,6 +40,8 @@ export interface RenderedTemplate {
   readonly name: string;
   /** metadata.labels, so the templates of an app and Stage can be listed */
   readonly labels: Record<string, string>;
+  /** metadata.annotations: what each Prometheus metric counts as on no data and NaN */
+  readonly annotations?: Record<string, string>;
   /** spec, plain JSON with the CRD's field names */
   readonly spec: any;
 }
@@ -68,7 +81,7 @@ interface ArgUse {
  */
 export function renderVerification(checks: Verification[], ctx: VerificationContext): RenderedVerification {
   const problems: string[] = [];
-  if (checks.length === 0) return { templates: [], stageVerification: undefined, problems };
+  if (checks.length === 0 && ctx.soak === undefined) return { templates: [], stageVerification: undefined, problems };
   const labels = {
     [PlatformLabels.APP]: ctx.app,
     [PlatformLabels.STAGE]: ctx.kargoStage,
@@ -98,7 +111,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     for (const target of targets) {
       const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
       const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels);
+      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels, ctx.jobs);
       rendered.slice(1).forEach(guard => guards.add(guard.name));
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);
@@ -114,6 +127,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     templates.push({
       name: templateName,
       labels: { ...labels },
+      annotations: outcomesAnnotation(check, metrics),
       spec: {
         args: args.length > 0 ? args : undefined,
         metrics,
@@ -122,6 +136,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     });
     references.push({ name: templateName, kind: 'AnalysisTemplate' });
   }
+  if (ctx.soak !== undefined) problems.push(...addSoakTemplate(ctx, ctx.soak, checks, labels, { templates, references }));
   problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
@@ -134,7 +149,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(u => ({ name: u.name, value: u.kargoValue! }));
   return {
-    templates: templates.map(t => ({ ...t, spec: compact(t.spec) })),
+    templates: templates.map(t => compact({ ...t, spec: compact(t.spec) })),
     stageVerification: {
       analysisTemplates: references,
       analysisRunMetadata: { labels: { ...labels } },
@@ -142,6 +157,21 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     },
     problems,
   };
+}
+
+/**
+ * Adds the template of a Stage's soak (one dry-run metric that starts `soak` after the run) to
+ * the Stage's templates and references; returns the problems (a check that takes its name).
+ */
+function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
+  into: { templates: RenderedTemplate[]; references: Array<{ name: string; kind: string }> }): string[] {
+  const name = `${ctx.kargoStage}-${SOAK_CHECK_NAME}`;
+  into.templates.push({ name, labels: { ...labels }, spec: { metrics: [soakMetric(soak, labels, ctx.jobs)], dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
+  into.references.push({ name, kind: 'AnalysisTemplate' });
+  return checks.some(c => c.name === SOAK_CHECK_NAME)
+    ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(name)}) `
+      + `that wait the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
+    : [];
 }
 
 /**
@@ -177,6 +207,19 @@ function jobMetricNameProblems(templates: RenderedTemplate[], guards: Set<string
       fix: guards.has(m.name) ? 'shorten the check name, or set requireJson: false' : 'shorten the check name',
     })),
     jobMetrics.map(m => ({ name: m.name, count: m.count ?? 1 })));
+}
+
+/**
+ * `gitops-platform.io/metric-outcomes`: each Prometheus metric's outcome on no data and on NaN,
+ * as JSON with metric names sorted and keys in a fixed order, so the conformance suite can
+ * compare Argo Rollouts' real outcome on those answers with the one the library promises.
+ */
+function outcomesAnnotation(check: Verification, metrics: any[]): Record<string, string> | undefined {
+  const outcomes = check._outcomes;
+  if (outcomes === undefined) return undefined;
+  const names = metrics.filter(m => m.provider?.prometheus).map(m => `${m.name}`).sort();
+  const entries = names.map(name => `${JSON.stringify(name)}:${JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan })}`);
+  return { [METRIC_OUTCOMES_ANNOTATION]: `{${entries.join(',')}}` };
 }
 
 /** The template's declaration of an arg: required from Kargo, or read from a Secret. */

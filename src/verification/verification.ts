@@ -3,10 +3,12 @@ import { CheckParts, MetricBuilder, Timing } from './check-rules';
 import { httpCheck, HttpVerificationOptions } from './http-check';
 import { jobCheck, JobVerificationOptions } from './job-check';
 import { jobSafeMetricName } from './job-names';
+import { MetricOutcomes } from './metric-outcome';
 import { fillPlaceholders } from './placeholders';
 import { prometheusCheck, PrometheusVerificationOptions } from './prometheus-check';
 import { templateCheck, TemplateVerificationOptions } from './template-check';
 import { VerificationArg } from './verification-arg';
+import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact } from '../util/collections';
 import { show } from '../util/errors';
 
@@ -32,8 +34,8 @@ export class Verification {
   /**
    * A PromQL query, usually one per cluster through a label matcher, with a threshold:
    * `Verification.prometheus({ address, query: 'sum(rate(errors{cluster="{cluster}"}[5m]))', threshold: 1, comparison: Comparison.LESS_THAN })`.
-   * A query that returns no sample errors the measurement; a NaN sample (a ratio without
-   * traffic) fails every comparison but `NOT_EQUAL`.
+   * `noData` and `nan` say what an answer without series and a NaN sample (a ratio without
+   * traffic) count as; each comparison has a documented default (an upper bound passes on both).
    */
   public static prometheus(options: PrometheusVerificationOptions): Verification {
     return new Verification(prometheusCheck(options));
@@ -68,6 +70,8 @@ export class Verification {
   public readonly _perCluster: boolean;
   /** `AnalysisTemplate` or `ClusterAnalysisTemplate`, for `fromTemplate()`. @internal */
   public readonly _templateKind: string | undefined;
+  /** What a measurement counts as on no data and NaN, for Prometheus checks. @internal */
+  public readonly _outcomes: MetricOutcomes | undefined;
   /** @internal */
   public readonly _problems: string[];
   private readonly build: MetricBuilder | undefined;
@@ -84,6 +88,7 @@ export class Verification {
     this.companion = parts.companion;
     this.timing = parts.timing;
     this._templateKind = parts.templateKind;
+    this._outcomes = parts.outcomes;
     this._problems = parts.problems;
   }
 
@@ -92,7 +97,8 @@ export class Verification {
    * metric and, for an HTTP check with a condition, its JSON guard, measured on the same schedule.
    * @internal
    */
-  public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>): any[] {
+  public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>,
+    jobs?: VerificationJobOptions): any[] {
     if (!this.build || !this.timing) throw new Error(`verification ${show(this.name)} is a template reference and has no metric`);
     const t = this.timing;
     const fill = (text: string) => fillPlaceholders(text, values);
@@ -105,11 +111,11 @@ export class Verification {
       consecutiveErrorLimit: t.consecutiveErrorLimit,
       ...body,
     });
-    const body = this.build(fill, labels);
+    const body = this.build(fill, labels, jobs);
     // a job metric's name is cut in its Job's name (job-names.ts): keep the kept part valid and its own
     const isJob = (body.provider as { job?: unknown } | undefined)?.job !== undefined;
     const metrics = [timed(isJob ? jobSafeMetricName(metricName, '') : metricName, body)];
-    if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels)));
+    if (this.companion) metrics.push(timed(this.companion.name(metricName), this.companion.build(fill, labels, jobs)));
     return metrics;
   }
 

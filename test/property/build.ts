@@ -4,7 +4,8 @@ import * as path from 'path';
 import { Duration, Testing } from 'cdk8s';
 import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, AuthSpec, CheckSpec, ClusterSpec, CredSpec, ReqSpec, SelSpec, SourceSpec, TopologySpec, WavesSpec, WorldSpec } from './model';
 import {
-  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterAuth, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, FanOut, Join,
+  Accelerator, Approval, ArgoCdTopology, Artifact, ClusterAuth, ClusterFleet, ClusterOptions, ClusterSelector, CloudProvider, DeployFreeze, FanOut,
+  FreezeSchedule, Join,
   Comparison, GitCommitSelection, HttpMethod, ManifestSource, PlatformApp, PlatformStandards, PromotionPipeline,
   RepositoryCredentials, Requirement, RuleSeverity, SelectorOperator, Tier, Verification, VerificationArg, Versioning, Waves,
 } from '../../src';
@@ -264,6 +265,12 @@ export function build(spec: WorldSpec, outdir: string, terraformFile: string): B
       waveBudget: s.budget,
       verification: s.checks?.map(toCheck),
       namespace: s.ns,
+      freezes: s.freeze && [new DeployFreeze({
+        reason: `freeze of ${s.name}`,
+        schedule: FreezeSchedule.cron(s.freeze.schedule, Duration.hours(s.freeze.hours)),
+        timeZone: s.freeze.zone,
+        allowManualSync: s.freeze.manual,
+      })],
     })),
   }));
   if (spec.standards) {

@@ -45,7 +45,9 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
     // a second stage on the first stage's clusters, in the same namespace
     const p = pick(w.pipelines, n);
     const first = p.stages[0];
-    if (first.sel !== undefined) p.stages.splice(1, 0, { name: 'same-ns', sel: first.sel, after: [first.name], ns: first.ns });
+    // with the soak of the stages that already follow the first one, which it joins
+    const soakMs = p.stages[1]?.soakMs;
+    if (first.sel !== undefined) p.stages.splice(1, 0, { name: 'same-ns', sel: first.sel, after: [first.name], ns: first.ns, ...soakMs === undefined ? {} : { soakMs } });
   },
   'stage without clusters': (w, n) => { pick(w.pipelines, n).stages.push({ name: 'orphan', sel: { k: 'labels', v: { role: 'nothing' } } }); },
   'no stages': (w, n) => { pick(w.pipelines, n).stages = []; },
@@ -61,6 +63,18 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
     else pick(p.stages, n).budget = budget;
   },
   'soak': (w, n) => { pick(pick(w.pipelines, n).stages, n).soakMs = [1500, 0, 500][n % 3]; },
+  // Freight never soaks in a control-flow Stage: the stage after a gate cannot ask for a soak
+  'soak after a gate': (w, n) => {
+    const p = pick(w.pipelines, n);
+    const gate = p.stages.findIndex(s => s.sel === undefined);
+    if (gate >= 0 && gate + 1 < p.stages.length) p.stages[gate + 1].soakMs = 3_600_000;
+  },
+  // one upstream waits one soak in its checks: two stages after it must ask for the same
+  'different soaks after one stage': (w, n) => {
+    const p = pick(w.pipelines, n);
+    const sibling = p.stages.findIndex((s, i) => i > 1 && s.after?.length === 1 && s.after[0] === p.stages[i - 2].name);
+    if (sibling > 0) p.stages[sibling].soakMs = (p.stages[sibling - 1].soakMs ?? 0) + 60_000;
+  },
   'selector': (w, n) => {
     pick(pick(w.pipelines, n).stages, n).sel = [{ k: 'expr', key: 'bad key!', op: 'Exists' }, { k: 'expr', key: 'ring', op: 'In' },
       { k: 'expr', key: 'ring', op: 'Exists', values: ['x'] }, { k: 'expr', key: 'ring', op: 'Near', values: ['x'] }, { k: 'tier', v: [] },

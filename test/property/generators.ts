@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, BudgetSpec, CheckSpec, ClusterSpec, CredSpec, FleetSpec, PipelineSpec, ReqSpec, SelSpec, SourceSpec, StageSpec, StandardsSpec, WavesSpec } from './model';
+import { ApprovalSpec, AppSpec, ArgSpec, ArtifactSpec, BudgetSpec, CheckSpec, ClusterSpec, CredSpec, FleetSpec, FreezeSpec, PipelineSpec, ReqSpec, SelSpec, SourceSpec, StageSpec, StandardsSpec, WavesSpec } from './model';
 import { Comparison, GitCommitSelection, PlatformLabels } from '../../src';
 
 // ---------------------------------------------------------------------------------------------
@@ -323,11 +323,16 @@ export function checksArb(max: number, tag: string): fc.Arbitrary<CheckSpec[]> {
 function asGraph(stages: StageSpec[], g: { graph: string; anyJoin: boolean; style: number }): StageSpec[] {
   const join = g.anyJoin ? 'any' as const : undefined;
   if (g.graph === 'diamond' && stages.length >= 3) {
-    stages[2] = { ...stages[2], after: [stages[0].name] };
+    // two stages after one upstream share its soak: it is waited once, in that upstream's checks
+    stages[2] = clean({ ...stages[2], after: [stages[0].name], soakMs: stages[1].soakMs });
     if (stages.length >= 4) stages[3] = { ...stages[3], after: [stages[1].name, stages[2].name], join };
   } else if (g.graph === 'gate' && stages.length >= 2) {
-    const gate: StageSpec = clean({ name: 'gate-cf', after: stages.slice(0, -1).map(s => s.name), join, soakMs: g.style % 2 === 0 ? 60_000 : undefined });
-    return [...stages.slice(0, -1), gate, stages[stages.length - 1]];
+    // the soak, if any, is the gate's (Freight never soaks in a control-flow Stage), and the stages
+    // the gate follows, each also followed by the next, share it: one upstream waits one soak
+    const soakMs = g.style % 2 === 0 ? 60_000 : undefined;
+    const gate: StageSpec = clean({ name: 'gate-cf', after: stages.slice(0, -1).map(s => s.name), join, soakMs });
+    const before = stages.slice(0, -1).map((s, i) => (i === 0 ? s : clean({ ...s, soakMs })));
+    return [...before, gate, clean({ ...stages[stages.length - 1], soakMs: undefined })];
   } else if (g.graph === 'fan') {
     const last = stages[stages.length - 1];
     stages[stages.length - 1] = { ...last, fanOut: g.style % 2 === 0 ? PlatformLabels.PROVIDER : PlatformLabels.REGION };
@@ -367,6 +372,7 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
       budget: fc.integer({ min: 0, max: 3 }),
       randomBudget: maybe(budgetArb, 80),
       checks: maybe(checksArb(2, `-${tag}`), 5),
+      freeze: maybe(freezeArb, 5),
     }))),
     budget: maybe(fc.constantFrom<BudgetSpec>({ maxPercent: 100 }, { maxClusters: 30 }), 6),
     random: fc.integer({ min: 0, max: 11 }),
@@ -426,12 +432,22 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
         production: o.production,
         budget,
         checks: o.checks,
+        freeze: o.freeze,
       });
     });
     const chain = g.shared === 0 ? withSharedStage(stages, g.style) : stages;
     return { pipeline: clean({ id, stages: asGraph(chain, g), budget: g.budget }), members: stageMembers };
   });
 }
+
+/** Freezes of the forms Argo CD reads (steps, names, ranges, `?`) and descriptors, in zones with and without DST. */
+export const freezeArb: fc.Arbitrary<FreezeSpec> = fc.record({
+  schedule: fc.constantFrom('0 0 20 12 *', '0 22 * * 5', '*/30 9-17 * * mon-fri', '0 0 1 */2 *', '@weekly', '@daily', '15 3 * JAN,jul 0',
+    '0 12 13 * 5', '0 0 ? * SUN', '0 6-18/4 * * *', '59 23 31 * *'),
+  hours: fc.integer({ min: 1, max: 400 }),
+  zone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney'),
+  manual: fc.boolean(),
+});
 
 // ----- apps
 

@@ -67,7 +67,12 @@ export interface StageSpec {
   checks?: CheckSpec[];
   /** The stage's namespace pattern (`{app}`, `{stage}`): stages in different namespaces may share clusters. */
   ns?: string;
+  /** A deploy freeze of the stage. */
+  freeze?: FreezeSpec;
 }
+
+/** A deploy freeze: a schedule (5 fields or a descriptor), hours, a time zone. */
+export interface FreezeSpec { schedule: string; hours: number; zone: string; manual: boolean }
 
 export interface PipelineSpec { id: string; stages: StageSpec[]; budget?: BudgetSpec }
 

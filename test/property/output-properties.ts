@@ -2,6 +2,7 @@ import { Yaml } from 'cdk8s';
 import { expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { Built, ChartOutput } from './build';
+import { freezeProblems, isFreezeFailure, unfrozenClock } from './freeze-properties';
 import { WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 import { formatIssues, ManifestValidator, simulateControllers } from '../../src/testkit';
@@ -34,7 +35,11 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
   const chartDependencies = spec.apps.flatMap(a => a.artifacts).flatMap(a => a.k !== 'chart' ? [] : [a.repo.startsWith('oci://')
     ? { repository: a.repo.replace(/\/[^/]+$/, ''), name: a.dependencyName ?? a.repo.split('/').pop()! }
     : { repository: a.repo, name: a.dependencyName ?? a.name! }]);
-  const unexpected = unexpectedFindings(simulateControllers(modelInput(charts), { chartDependencies }));
+  // at an instant no generated freeze holds, when there is one; a freeze that always holds fails its Stages' promotions by design
+  const now = unfrozenClock(charts);
+  const unexpected = unexpectedFindings(simulateControllers(modelInput(charts), { chartDependencies, now }))
+    .filter(f => now !== undefined || !isFreezeFailure(f));
+  problems.push(...freezeProblems(charts));
   if (unexpected.length > 0) problems.push(`controller model (known: ${KNOWN_CONTROLLER_PROBLEMS.length}):\n${unexpected.join('\n')}`);
 
   // the YAML round-trips (cdk8s writes YAML 1.1, as Kubernetes tooling reads it)
@@ -108,6 +113,8 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     // stage's upstream stages (the previous stage unless `after` names others), joined all or any;
     // every other wave from the previous wave of its branch
     const expectedSources = new Map<string, unknown>();
+    // the soak each Kargo Stage asks for, waited in its upstreams' verification
+    const expectedSoak = new Map<string, { soak: string; upstreams: string[] }>();
     const exits = new Map<string, string[]>();
     plan.stages.forEach((s, i) => {
       const stageSpec = stageSpecs.find(x => x.name === s.name)!;
@@ -127,8 +134,8 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
           const soak = ups.length === 0 || stageSpec.soakMs === undefined ? undefined : goDuration(stageSpec.soakMs / 1000);
           const strategy = ups.length < 2 ? undefined : j === 0 && stageSpec.join === 'any' ? 'OneOf' : 'All';
           for (const k of g.kargoStages) {
-            expectedSources.set(k, ups.length === 0 ? { direct: true }
-              : { stages: ups, ...strategy ? { availabilityStrategy: strategy } : {}, ...soak ? { requiredSoakTime: soak } : {} });
+            expectedSources.set(k, ups.length === 0 ? { direct: true } : { stages: ups, ...strategy ? { availabilityStrategy: strategy } : {} });
+            if (soak) expectedSoak.set(k, { soak, upstreams: ups });
           }
         });
         if (new Set(list.map(g => g.name)).size !== list.length) problems.push(`${where}: a wave of stage ${s.name} is split across the plan`);
@@ -152,6 +159,15 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
       const expected = expectedSources.get(w.kargoStage);
       if (canonical(sources) !== canonical(expected)) {
         problems.push(`${where}: Stage ${w.kargoStage} takes Freight from ${JSON.stringify(sources)}, expected ${JSON.stringify(expected)}`);
+      }
+      const soak = expectedSoak.get(w.kargoStage);
+      if (o?.metadata.annotations?.['gitops-platform.io/soak'] !== soak?.soak) {
+        problems.push(`${where}: Stage ${w.kargoStage} announces soak ${o?.metadata.annotations?.['gitops-platform.io/soak']}, expected ${soak?.soak}`);
+      }
+      for (const up of soak?.upstreams ?? []) {
+        const waited = appObjects.find(x => x.kind === 'AnalysisTemplate' && x.metadata.name === `${up}-soak`)?.spec.metrics[0].initialDelay;
+        const referenced = stageObjects.find(x => x.metadata.name === up)?.spec.verification?.analysisTemplates?.some((t: any) => t.name === `${up}-soak`);
+        if (waited !== soak!.soak || !referenced) problems.push(`${where}: Stage ${up} does not wait the soak ${soak!.soak} of ${w.kargoStage} in its verification`);
       }
       // a stage without clusters is a Kargo control-flow Stage: no promotion steps at all
       if (w.controlFlow && (o?.spec.promotionTemplate !== undefined || w.clusters.length > 0)) problems.push(`${where}: control-flow Stage ${w.kargoStage} deploys`);

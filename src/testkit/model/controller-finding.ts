@@ -42,7 +42,13 @@ export const CONTROLLER_FINDING_CODES: Record<string, string> = {
   'values-files-ignore-missing': 'ignoreMissingValueFiles also hides a missing required values file',
   'helm-template-capabilities': 'helm-template renders without kubeVersion/apiVersions or drops CRDs',
   'argocd-update-timeout-default': 'argocd-update waits at most its 5 minute default',
+  'metric-error-on-no-data': 'a Prometheus condition fails to evaluate when the query returns no series (result[0] of an empty vector): the measurement errors',
+  'metric-outcome-mismatch': 'a Prometheus metric\'s conditions give no data or NaN another outcome than its metric-outcomes annotation says',
+  'pod-security-restricted': 'a pod template fails Pod Security "restricted": a namespace enforcing it refuses the pod (a verification Job never runs)',
   'web-metric-non-json-passes': 'a web metric whose answer is not JSON passes without its condition, and no job metric guards it',
+  'freight-never-available': 'a release never becomes available to a Stage (e.g. All join with requiredSoakTime, a soak after a control-flow Stage)',
+  'freight-late': 'a release reaches a Stage later than its upstreams\' checks and its soak allow (e.g. a control-flow Stage waiting for the next event)',
+  'soak-not-enforced': 'a release reaches a Stage before the soak it asks for is over upstream',
 };
 
 /** Where each object came from (a file, or `inline`), without changing the object. */

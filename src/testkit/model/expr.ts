@@ -1,11 +1,15 @@
 /**
  * The subset of expr-lang (github.com/expr-lang/expr v1.17.8, pinned by Kargo v1.11.2's go.mod)
- * that Kargo promotion templates use: literals, member and index access with `?.` chaining,
- * calls, `!`/`not`, `==`, `!=`, `<`, `>`, `<=`, `>=`, `in`, `&&`/`and`, `||`/`or`, `+`, `-`,
- * `??` and `? :`. Operator precedences follow expr-lang `parser/operator/operator.go` (`??` binds
- * tightest of the binary operators). Reading a member of nil fails like expr-lang's
+ * that Kargo promotion templates use: literals (arrays too), member and index access with `?.` chaining,
+ * calls, `!`/`not`, `==`, `!=`, `<`, `>`, `<=`, `>=`, `in`, `&&`/`and`, `||`/`or`, `+`, `-`, `*`,
+ * `..` (a range of ints), `??`, `? :`, `let x = ...; ...` (`parser/parser.go`
+ * `parseVariableDeclaration`), predicates `{ ... # ... }` as arguments (`parsePredicate`) and
+ * methods of Go times (./expr-time). Operator precedences follow expr-lang
+ * `parser/operator/operator.go` (`??` binds tightest of the binary operators). Reading a member of nil fails like expr-lang's
  * `vm/runtime/runtime.go` `Fetch` ("cannot fetch <name> from <nil>"); a missing map key yields nil.
  */
+
+import { date, duration, GoTime, timeOperation, TimeError, timezone } from './expr-time';
 
 /** An expression failed to evaluate: the promotion step that owns it errors. */
 export class ExprError extends Error {}
@@ -20,6 +24,10 @@ type Node =
   | { t: 'id'; name: string }
   | { t: 'member'; obj: Node; key: Node; optional: boolean }
   | { t: 'call'; fn: string; args: Node[] }
+  | { t: 'method'; obj: Node; name: string; args: Node[] }
+  | { t: 'predicate'; body: Node }
+  | { t: 'array'; items: Node[] }
+  | { t: 'let'; name: string; value: Node; body: Node }
   | { t: 'unary'; op: string; arg: Node }
   | { t: 'bin'; op: string; l: Node; r: Node }
   | { t: 'cond'; test: Node; yes: Node; no: Node };
@@ -36,6 +44,7 @@ const BINARY: Record<string, number> = {
   '<=': 20,
   '>=': 20,
   'in': 20,
+  '..': 25,
   '+': 30,
   '-': 30,
   '*': 60,
@@ -43,7 +52,7 @@ const BINARY: Record<string, number> = {
   '%': 60,
   '??': 500,
 };
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\?\.|\?\?|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:.,()[\]]))/y;
+const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\?\.|\?\?|==|!=|<=|>=|&&|\|\||\.\.|[-+*/%<>!?:.,()[\]{};=#]))/y;
 
 function tokenize(src: string): string[] {
   const tokens: string[] = [];
@@ -83,6 +92,14 @@ class Parser {
   }
 
   private expression(): Node {
+    if (this.peek() === 'let') {
+      this.take('let');
+      const name = this.take();
+      this.take('=');
+      const value = this.expression();
+      this.take(';');
+      return { t: 'let', name, value, body: this.expression() };
+    }
     const test = this.binary(0);
     if (this.peek() !== '?') return test;
     this.take('?');
@@ -120,20 +137,39 @@ class Parser {
       this.take(')');
       return inner;
     }
-    if (tok === 'true' || tok === 'false') return { t: 'lit', v: tok === 'true' };
-    if (tok === 'nil') return { t: 'lit', v: null };
-    if (!/^[A-Za-z_$]/.test(tok)) this.fail(`unexpected ${tok}`);
-    if (this.peek() === '(') {
-      this.take('(');
-      const args: Node[] = [];
-      while (this.peek() !== ')') {
-        args.push(this.expression());
+    if (tok === '[') {
+      const items: Node[] = [];
+      while (this.peek() !== ']') {
+        items.push(this.expression());
         if (this.peek() === ',') this.take(',');
       }
-      this.take(')');
-      return { t: 'call', fn: tok, args };
+      this.take(']');
+      return { t: 'array', items };
     }
+    if (tok === 'true' || tok === 'false') return { t: 'lit', v: tok === 'true' };
+    if (tok === 'nil') return { t: 'lit', v: null };
+    if (tok === '#') return { t: 'id', name: '#' };
+    if (!/^[A-Za-z_$]/.test(tok)) this.fail(`unexpected ${tok}`);
+    if (this.peek() === '(') return { t: 'call', fn: tok, args: this.args() };
     return { t: 'id', name: tok };
+  }
+
+  /** Call arguments; a `{ ... }` argument is a predicate. */
+  private args(): Node[] {
+    this.take('(');
+    const args: Node[] = [];
+    while (this.peek() !== ')') {
+      if (this.peek() === '{') {
+        this.take('{');
+        args.push({ t: 'predicate', body: this.expression() });
+        this.take('}');
+      } else {
+        args.push(this.expression());
+      }
+      if (this.peek() === ',') this.take(',');
+    }
+    this.take(')');
+    return args;
   }
 
   private postfix(node: Node): Node {
@@ -145,7 +181,8 @@ class Parser {
           node = this.index(node, true);
           continue;
         }
-        node = { t: 'member', obj: node, key: { t: 'lit', v: this.take() }, optional: tok === '?.' };
+        const name = this.take();
+        node = this.peek() === '(' ? { t: 'method', obj: node, name, args: this.args() } : { t: 'member', obj: node, key: { t: 'lit', v: name }, optional: tok === '?.' };
       } else if (tok === '[') {
         node = this.index(node, false);
       } else {
@@ -186,8 +223,12 @@ export function evaluateExpression(src: string, env: Record<string, unknown>, fn
     node = new Parser(tokenize(src), src).parseAll();
     parsed.set(src, node);
   }
-  const value = evaluate(node, env, fns);
-  return value === SHORT_CIRCUIT ? null : value;
+  try {
+    const value = evaluate(node, env, fns);
+    return value === SHORT_CIRCUIT ? null : value;
+  } catch (e) {
+    throw e instanceof TimeError ? new ExprError(e.message) : e;
+  }
 }
 
 /** expr-lang built-ins the generated expressions use (expr-lang `builtin/builtin.go`). */
@@ -196,6 +237,16 @@ const BUILTINS: ExprFunctions = {
     if (typeof s !== 'string' || typeof sep !== 'string') throw new ExprError(`invalid argument for split (type ${typeName(s)})`);
     return s.split(sep);
   },
+  any: (array, predicate) => {
+    if (!Array.isArray(array)) throw new ExprError(`builtin any takes only array (got ${typeName(array)})`);
+    return array.some((x) => truthy((predicate as (x: unknown) => unknown)(x)));
+  },
+  now: () => {
+    throw new ExprError('now() has no clock: the model gives it one per promotion');
+  },
+  timezone,
+  date,
+  duration,
 };
 
 function evaluate(node: Node, env: Record<string, unknown>, fns: ExprFunctions): unknown {
@@ -216,6 +267,14 @@ function evaluate(node: Node, env: Record<string, unknown>, fns: ExprFunctions):
       return !v;
     }
     case 'cond': return truthy(evaluate(node.test, env, fns)) ? evaluate(node.yes, env, fns) : evaluate(node.no, env, fns);
+    case 'array': return node.items.map((i) => nilOf(evaluate(i, env, fns)));
+    case 'let': return evaluate(node.body, { ...env, [node.name]: nilOf(evaluate(node.value, env, fns)) }, fns);
+    case 'predicate': return (x: unknown) => nilOf(evaluate(node.body, { ...env, '#': x }, fns));
+    case 'method': {
+      const obj = nilOf(evaluate(node.obj, env, fns));
+      if (!(obj instanceof GoTime) || node.name !== 'Format') throw new ExprError(`type ${typeName(obj)} has no method ${node.name} (in the model)`);
+      return obj.format(...node.args.map((a) => nilOf(evaluate(a, env, fns))) as [unknown]);
+    }
     case 'bin': return binary(node.op, node.l, node.r, env, fns);
   }
 }
@@ -250,7 +309,13 @@ function binary(op: string, l: Node, r: Node, env: Record<string, unknown>, fns:
   if (op === '&&' || op === 'and') return truthy(left) && truthy(evaluate(r, env, fns));
   if (op === '||' || op === 'or') return truthy(left) || truthy(evaluate(r, env, fns));
   const right = nilOf(evaluate(r, env, fns));
+  const timed = timeOperation(op, left, right);
+  if (timed !== undefined) return timed;
   switch (op) {
+    case '..': {
+      if (!Number.isInteger(left) || !Number.isInteger(right)) throw new ExprError(`invalid operation: ${typeName(left)} .. ${typeName(right)}`);
+      return Array.from({ length: Math.max(0, (right as number) - (left as number) + 1) }, (_, i) => (left as number) + i);
+    }
     case '==': return equal(left, right);
     case '!=': return !equal(left, right);
     case 'in': return Array.isArray(right) ? right.some((x) => equal(x, left)) : right !== null && typeof right === 'object' && String(left) in right;
@@ -286,6 +351,8 @@ function truthy(v: unknown): boolean {
 }
 
 function equal(a: unknown, b: unknown): boolean {
+  // numbers compare as Go float64s: NaN equals nothing, itself included
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
@@ -296,5 +363,6 @@ function nilOf(v: unknown): unknown {
 function typeName(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (v instanceof GoStruct) return v.goType;
+  if (v instanceof GoTime) return 'time.Time';
   return Array.isArray(v) ? '[]interface {}' : typeof v === 'object' ? 'map[string]interface {}' : typeof v;
 }

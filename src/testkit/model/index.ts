@@ -6,3 +6,6 @@ export type { ClusterConnectionOptions } from './argocd-cluster-connection';
 export type { PromotionModelOptions } from './kargo-promotion-model';
 export { SCENARIOS } from './kargo-promotion-model';
 export type { ChartDependency } from './kargo-steps';
+export type { ReleaseTimeline, ReleaseTimelineOptions, StageTimes } from './kargo-release-timeline';
+export { simulateRelease } from './kargo-release-timeline';
+export type { RunTimingOptions } from './kargo-stage-specs';

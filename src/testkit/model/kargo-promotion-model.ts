@@ -25,6 +25,11 @@ export interface PromotionModelOptions {
    * @default 'merge'
    */
   readonly reviewer?: 'merge' | 'close';
+  /**
+   * When the promotions run (expr-lang's `now()`, which a deploy freeze's `fail` step reads).
+   * @default - a fixed Monday noon in June 2026, UTC (`MODEL_CLOCK`)
+   */
+  readonly now?: Date;
 }
 
 export const SCENARIOS: Array<{ name: string; generation: number; numericVersions?: boolean }> = [
@@ -51,7 +56,7 @@ export function checkPromotions(objects: any[], apps: ModelApplication[], option
     const deps = options.chartDependencies ?? artifacts.filter(({ a }) => a.kind === 'chart').map(({ a }) => conventionalDependency(a));
     const freight = (gen: number, overrides: Record<string, number> = {}, numericVersions = false) =>
       new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), artifacts.map(({ a }) => a), overrides, gen, numericVersions);
-    const ctx: StageRun = { stage, steps, apps, deps, reviewer: options.reviewer ?? 'merge' };
+    const ctx: StageRun = { stage, steps, apps, deps, reviewer: options.reviewer ?? 'merge', now: options.now };
     const first = runScenarios(ctx, freight, out);
     const base = first ?? renderedTrees(ctx, freight(1));
     if (base === undefined) continue;
@@ -76,6 +81,7 @@ interface StageRun {
   readonly apps: ModelApplication[];
   readonly deps: ChartDependency[];
   readonly reviewer: 'merge' | 'close';
+  readonly now?: Date;
 }
 
 type FreightOf = (gen: number, overrides: Record<string, number>, numericVersions: boolean) => SimulatedFreight;
@@ -120,6 +126,7 @@ function stepEnv(ctx: StageRun, world: GitWorld, n: number): StepEnv {
     applications: ctx.apps,
     reviewer: ctx.reviewer,
     synced: [],
+    now: ctx.now,
   };
 }
 

@@ -48,7 +48,24 @@ export interface StepEnv {
   readonly reviewer: 'merge' | 'close';
   /** Filled by argocd-update: the revision each Application was synced to. */
   readonly synced: Array<{ app: ModelApplication; revision: string }>;
+  /**
+   * The time the promotion runs at (expr-lang's `now()`).
+   * @default MODEL_CLOCK
+   */
+  readonly now?: Date;
+  /**
+   * Who started the promotion (`ctx.meta.promotion.actor`): '' for an automatic promotion.
+   * @default 'model'
+   */
+  readonly actor?: string;
 }
+
+/**
+ * When the model's promotions run unless told otherwise: a fixed instant (a Monday noon in June,
+ * UTC), so that results do not depend on the day the tests run. A deploy freeze that holds then
+ * fails the model's promotions; give the model another `now` for it.
+ */
+export const MODEL_CLOCK = new Date('2026-06-15T12:00:00Z');
 
 type StepModel = (cfg: any, env: StepEnv) => StepResult;
 
@@ -279,7 +296,13 @@ function sorted(tree: Record<string, string>): Array<[string, string]> {
   return Object.entries(tree).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** failer.go `run`: always Failed (a TerminalError), with `failed: <message>`. */
+function fail(cfg: any): StepResult {
+  return { status: 'Failed', error: cfg?.message ? `failed: ${cfg.message}` : 'failed', code: 'promotion-failed' };
+}
+
 export const STEP_MODELS: Record<string, StepModel> = {
+  'fail': fail,
   'git-clone': gitClone,
   'git-clear': gitClear,
   'helm-template': (cfg, env) => render(cfg, env, 'helm-template'),

@@ -1,7 +1,8 @@
 import { evaluatedConfigProblem } from './evaluated-config';
 import { ExprError, ExprFunctions } from './expr';
+import { nowAt } from './expr-time';
 import { SimulatedFreight } from './freight';
-import { StepEnv, StepResult, StepStatus, STEP_MODELS } from './kargo-steps';
+import { MODEL_CLOCK, StepEnv, StepResult, StepStatus, STEP_MODELS } from './kargo-steps';
 import { evaluateConfig, evaluateTemplate } from './template';
 
 /**
@@ -14,7 +15,8 @@ import { evaluateConfig, evaluateTemplate } from './template';
  *   and writes no output; an `if` or config that fails to evaluate Errors the step; every step
  *   that runs writes its output (nil for a Skipped `git-open-pr`) to `outputs[<alias>]`;
  * - expressions see `ctx`, `vars`, `outputs`, `task.outputs` and `status()`/`success()`/
- *   `failure()`/`always()` (`pkg/promotion/evaluator.go`, `pkg/expressions/function/functions.go`).
+ *   `failure()`/`always()` (`pkg/promotion/evaluator.go`, `pkg/expressions/function/functions.go`),
+ *   and expr-lang's `now()` reads the model's clock (`StepEnv.now`).
  */
 
 export interface InflatedStep {
@@ -159,7 +161,7 @@ function expressionEnv(step: InflatedStep, run: StepRun, fns: ExprFunctions): Re
       stage: run.env.stage,
       promotion: run.env.promotion,
       targetFreight: { name: run.freight.name, alias: '', origin: { name: run.freight.warehouse } },
-      meta: { promotion: { actor: 'model', rollback: false }, step: { alias: step.alias } },
+      meta: { promotion: { actor: run.env.actor ?? 'model', rollback: false }, step: { alias: step.alias } },
     },
   };
   const vars: Record<string, unknown> = {};
@@ -179,6 +181,7 @@ function functions(step: InflatedStep, run: StepRun): ExprFunctions {
   const failure = () => run.records.some((r) => r.status === 'Errored' || r.status === 'Failed');
   return {
     ...run.freight.functions(),
+    now: (...args) => nowAt(run.env.now ?? MODEL_CLOCK, args),
     always: () => true,
     failure,
     success: () => !failure(),

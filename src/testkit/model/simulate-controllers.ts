@@ -5,8 +5,11 @@ import { checkClusterConnections, ClusterConnectionOptions } from './argocd-clus
 import { checkProjectPermissions } from './argocd-project-check';
 import { ControllerFinding, setSource, uniqueFindings } from './controller-finding';
 import { checkPromotions, PromotionModelOptions } from './kargo-promotion-model';
+import { ReleaseTimelineOptions, simulateRelease } from './kargo-release-timeline';
 import { checkStepConfigs } from './kargo-step-checks';
 import { checkVerifications } from './kargo-verification';
+import { checkPodSecurity } from './pod-security';
+import { checkMetricOutcomes } from './rollouts-metric-outcomes';
 import { checkWebMetrics } from './rollouts-web-metric';
 import { listYamlFiles } from '../yaml-files';
 
@@ -31,9 +34,14 @@ import { listYamlFiles } from '../yaml-files';
  * | helm-template capabilities and ignoreMissingValueFiles, argocd-update timeout | `kargo-step-checks.ts` | kargo `helm_template_runner.go` (`newInstallAction`, `composeValues`), `argocd_updater.go` (`DefaultTimeout`) |
  * | verification start: templates flattened, arguments evaluated to strings, declared and resolved | `kargo-verification.ts` | kargo `pkg/controller/stages/regular_stages.go` (`startVerification`), `pkg/rollouts/analysis_run_builder.go` (`buildArgs`), `pkg/rollouts/analysis_template.go` (`flattenTemplates`, `mergeArgs`) |
  * | job metric Job names cut to 63 characters: invalid or shared | `rollouts-job-names.ts` | argo-rollouts `metricproviders/job/job.go` (`newJobName`) |
+ * | Prometheus conditions on an answer without series or a NaN sample: Error, and outcomes other than the annotated ones | `rollouts-metric-outcomes.ts` | argo-rollouts `metricproviders/prometheus/prometheus.go` (`processResponse`), `utils/evaluate/evaluate.go` (`EvaluateResult`, `EvalCondition`); antonmedv/expr v1.15.5 `compiler/compiler.go` |
+ * | Pod Security `restricted` admission of every pod template (job metrics, workloads) | `pod-security.ts` | k8s.io/pod-security-admission v0.34.9 `policy/check_*.go` (`privileged`, `hostNamespaces`, `hostPorts`, `restrictedVolumes`, `allowPrivilegeEscalation`, `runAsNonRoot`, `runAsUser`, `seccompProfile_restricted`, `capabilities_restricted`) |
  * | web metric on a non-JSON body, unless a job metric guards it | `rollouts-web-metric.ts` | argo-rollouts `metricproviders/webmetric/webmetric.go` (`parseResponse`), `metricproviders/job/job.go` (`Resume`) |
+ * | Freight a Stage may take over time: the list (approved, verified in All/OneOf upstreams, then the soak filter over EVERY Stage the Freight soaked in) and the per-upstream check Promotions must pass | `kargo-freight-availability.ts` | kargo `pkg/api/warehouse.go` (`ListFreightFromWarehouse`), `pkg/api/stage.go` (`ListFreightAvailableToStage`), `api/v1alpha1/stage_types.go` (`IsFreightAvailable`), `api/v1alpha1/freight_types.go` (`GetLongestSoak`, `HasSoakedIn`), `pkg/webhook/kubernetes/promotion/webhook.go` (`ValidateCreate`) |
+ * | which Stages auto-promote; verification length (initialDelay, count × interval, dry-run metrics awaited); none without `spec.verification` | `kargo-stage-specs.ts` | kargo `pkg/api/auto_promotion.go` (`IsAutoPromotionEnabled`), `regular_stages.go` (`verifyStageFreight`); argo-rollouts `analysis/analysis.go` (`runMeasurements`, `assessRunStatus`), `pkg/apis/rollouts/v1alpha1/analysis_types.go` (`EffectiveCount`) |
+ * | one release over time: regular Stages reconciled on upstream verification, promotion/verification end and every 5 minutes, auto-promoting the newest listed Freight; a person promoting a manual Stage once it is listed; control-flow Stages reconciled on events only, no timer; never / late / soak not waited | `kargo-release-timeline.ts` | kargo `pkg/controller/stages/regular_stages.go` (`Reconcile` RequeueAfter, `autoPromoteFreight`, `syncFreight`), `event_handlers.go` (`downstreamStageEnqueuer`, `stageEnqueuerForApprovedFreight`, `warehouseStageEnqueuer`), `control_flow_stages.go` (`SetupWithManager` predicates, `reconcile`, `markFreightVerifiedForStage`) |
  */
-export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions {}
+export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions, ReleaseTimelineOptions {}
 
 /**
  * Runs the controller model on synthesized objects (e.g. `Testing.synth(chart)` of every chart,
@@ -48,8 +56,11 @@ export function simulateControllers(objects: any[], options: SimulateControllers
     ...checkClusterConnections(list, options),
     ...checkStepConfigs(list),
     ...checkWebMetrics(list),
+    ...checkMetricOutcomes(list),
+    ...checkPodSecurity(list),
     ...checkVerifications(list),
     ...checkPromotions(list, apps, options),
+    ...simulateRelease(list, options).findings,
   ];
   return uniqueFindings(findings).sort(compareFindings);
 }
