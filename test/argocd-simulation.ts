@@ -1,4 +1,4 @@
-import { ReleasePlan } from '../src';
+import { PlatformLabels, ReleasePlan } from '../src';
 
 /**
  * A small model of what Argo CD and Kargo do with the synthesized objects, for tests: expands
@@ -79,7 +79,9 @@ export function expandApplicationSet(appSet: any, clusterSecrets: any[]): Simula
     let paramSets: any[];
     if (generator.clusters) {
       const clusters = clusterSecrets.filter(s => s.metadata.labels?.['argocd.argoproj.io/secret-type'] === 'cluster');
-      paramSets = clusters.filter(s => selectorMatches(generator.clusters.selector, s.metadata.labels)).map(clusterParams);
+      // argo-cd applicationset/generators/value_interpolation.go appendTemplatedValues: `.values.<key>`
+      const values = (params: any) => (generator.clusters.values ? { ...params, values: render(generator.clusters.values, params) } : params);
+      paramSets = clusters.filter(s => selectorMatches(generator.clusters.selector, s.metadata.labels)).map(s => values(clusterParams(s)));
     } else if (generator.list) {
       paramSets = generator.list.elements;
     } else {
@@ -190,4 +192,25 @@ export function releaseConsistencyProblems(plan: ReleasePlan, charts: ChartOutpu
     if (namespace !== wave.argoCdNamespace) problems.push(`Stage ${wave.kargoStage} updates Applications in ${namespace}, plan says ${wave.argoCdNamespace}`);
   }
   return problems;
+}
+
+/**
+ * The shape the emitter had before: one ApplicationSet per wave (`<app>-<Kargo Stage>`) whose
+ * template spells the wave's labels, annotation and branch, made from the per-family shape.
+ */
+export function perWaveShape(objects: any[]): any[] {
+  return objects.flatMap(o => {
+    if (o.kind !== 'ApplicationSet') return [o];
+    return o.spec.generators.map((g: any) => {
+      const v = g.clusters.values;
+      const literal = (s: string) => s.replace(/\{\{ \.values\.(\w+) \}\}/g, (_m: string, k: string) => v[k]);
+      const template = JSON.parse(JSON.stringify(o.spec.template), (_k, x) => (typeof x === 'string' ? literal(x) : x));
+      const { values: _values, ...clustersGenerator } = g.clusters;
+      return {
+        ...o,
+        metadata: { ...o.metadata, name: `${o.metadata.labels[PlatformLabels.APP]}-${v.kargoStage}`, labels: { ...o.metadata.labels, [PlatformLabels.STAGE]: v.kargoStage } },
+        spec: { ...o.spec, generators: [{ clusters: clustersGenerator }], template },
+      };
+    });
+  });
 }

@@ -234,7 +234,7 @@ describe('validate', () => {
     const { status, stdout, stderr } = cli(ROOT, ['validate', dir]);
     const rel = path.relative(ROOT, dir);
     expect(stdout.trim().split('\n').map(l => l.replace(/: .*\(live: /, ': … (live: '))).toEqual([
-      `${rel}/docs-preview.k8s.yaml ApplicationSet/argocd/docs-preview-preview /spec/template/spec/syncPolicy/syncOptions: … (live: namespace-not-permitted)`,
+      `${rel}/docs-preview.k8s.yaml ApplicationSet/argocd/docs-preview /spec/template/spec/syncPolicy/syncOptions: … (live: namespace-not-permitted)`,
     ]);
     expect(stdout).toContain('CreateNamespace=true makes Argo CD create Namespace "docs-preview", but AppProject docs-preview has no clusterResourceWhitelist entry');
     expect(stderr).toBe(`1 problem(s) in 1 file(s) below ${rel}\n`);

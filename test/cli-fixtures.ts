@@ -56,6 +56,7 @@ export function appObjects(name: string, spec: AppSpec): Array<{ file: string; o
     },
   ];
   let upstream: string[] = [];
+  const generators: any[] = [];
   for (const s of spec.stages) {
     s.waves.forEach((clusters, i) => {
       const wave = waveName(s, i);
@@ -71,23 +72,47 @@ export function appObjects(name: string, spec: AppSpec): Array<{ file: string; o
           verification: { analysisTemplates: [{ name: `${wave}-smoke` }] },
         },
       });
-      objs.push({
-        apiVersion: ARGO,
-        kind: 'ApplicationSet',
-        metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
-        spec: {
-          generators: [{ clusters: { selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] } } }],
-          template: {
-            metadata: { name: `${name}-{{ .name }}` },
-            spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: 'https://github.com/acme/releases.git', targetRevision: `rendered/${name}/${wave}` } },
+      const selector = { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] };
+      if (spec.family) {
+        generators.push({ clusters: { selector, values: { pipelineStage: s.stage, kargoStage: wave, releaseBranch: `rendered/${name}/${wave}` } } });
+      } else {
+        objs.push({
+          apiVersion: ARGO,
+          kind: 'ApplicationSet',
+          metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
+          spec: {
+            generators: [{ clusters: { selector } }],
+            template: {
+              metadata: { name: `${name}-{{ .name }}` },
+              spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: `rendered/${name}/${wave}` } },
+            },
           },
-        },
-      });
+        });
+      }
       upstream = [wave];
+    });
+  }
+  if (spec.family) {
+    objs.push({
+      apiVersion: ARGO,
+      kind: 'ApplicationSet',
+      metadata: { name, namespace: 'argocd', labels },
+      spec: {
+        generators,
+        template: {
+          metadata: {
+            name: `${name}-{{ .name }}`,
+            labels: { [PlatformLabels.PIPELINE_STAGE]: '{{ .values.pipelineStage }}', [PlatformLabels.STAGE]: '{{ .values.kargoStage }}' },
+          },
+          spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: '{{ .values.releaseBranch }}' } },
+        },
+      },
     });
   }
   return objs.map((obj) => ({ file, obj }));
 }
+
+const RELEASES = 'https://github.com/acme/releases.git';
 
 export function waveName(s: StageSpec, i: number): string {
   return s.waves.length === 1 ? s.stage : `${s.stage}-w${i + 1}`;

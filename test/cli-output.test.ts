@@ -159,8 +159,12 @@ describe('risk flags', () => {
     // prod-2 moves from w2 to w1, prod-4…7 from the removed w3 to w2
     const regrouped = riskFlags(diffTrees(tree({ api: API }), tree({ api: withProdWaves(prod(1, 2), prod(3, 4, 5, 6, 7)) })));
     expect(regrouped.filter((r) => r.code === 'recreates-applications').map((r) => r.message)).toEqual([
-      '5 cluster(s) move to another wave (prod-2, prod-4, prod-5, prod-6, prod-7): where each wave has its own ApplicationSet, the old one deletes their Applications and the new one creates them again',
+      '5 Application(s) change ApplicationSet (argocd/api-prod-2, argocd/api-prod-4, argocd/api-prod-5, argocd/api-prod-6, argocd/api-prod-7): '
+      + 'the old ApplicationSet deletes them and the new one creates them again',
     ]);
+    // one ApplicationSet per app (the library's shape): the same moves change the Applications in place
+    const inPlace = riskFlags(diffTrees(tree({ api: { ...API, family: true } }), tree({ api: { ...withProdWaves(prod(1, 2), prod(3, 4, 5, 6, 7)), family: true } })));
+    expect(inPlace.filter((r) => r.code === 'recreates-applications')).toEqual([]);
   });
 });
 

@@ -3,10 +3,11 @@ import * as os from 'os';
 import * as path from 'path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as YAML from 'yaml';
-import { API, AppSpec, CLUSTERS, fleet, MANIFESTS, prod, range, tree, WEB, withProdWaves } from './cli-fixtures';
+import { API, AppSpec, ARGO, CLUSTERS, fleet, MANIFESTS, prod, range, tree, WEB, withProdWaves } from './cli-fixtures';
+import { PlatformLabels } from '../src';
 import {
-  changeRules, checkChange, diffTrees, FREEZE_OVERRIDE_ANNOTATION, ManifestSet, maxProductionWaveGrowth, noProductionChangeDuringFreeze,
-  readModels, renderPlan, run, summaryOf,
+  argoCdTransition, changeRules, checkChange, diffTrees, FREEZE_OVERRIDE_ANNOTATION, ManifestSet, maxProductionWaveGrowth,
+  noProductionChangeDuringFreeze, readModels, renderPlan, run, summaryOf,
 } from '../src/cli';
 
 describe('release model', () => {
@@ -63,12 +64,71 @@ describe('diff', () => {
     expect(markdown).toContain('- **api: prod 3 → 2 waves; +12 clusters');
     expect(markdown).toContain('Unaffected: web; the fleet is unchanged.');
     expect(markdown).toContain('  - wave `prod-w3` removed: 4 → 0 clusters (−prod-4, −prod-5, −prod-6, −prod-7)');
-    // the clusters that change wave change ApplicationSet: Argo CD's transient ownership error is announced
-    expect(markdown.split('\n').filter((l) => l.includes('wave\'s ApplicationSet'))).toEqual([
-      '- 6 clusters move to another wave\'s ApplicationSet (prod-2, prod-3, prod-4, prod-5 and 2 more): until the old ApplicationSet deletes '
-      + 'their Applications, the new one reports them as owned by another ApplicationSet; it clears on a later reconcile, and the resources '
-      + 'stay (`preserveResourcesOnDeletion`)',
+    // one ApplicationSet per wave (the shape before): the clusters that change wave change ApplicationSet
+    expect(markdown.split('\n').filter((l) => l.includes('ApplicationSet'))).toEqual([
+      '- 2 Applications change ApplicationSet (api-prod-2, api-prod-3): the new one is refused ("already owned") until the old one deletes '
+      + 'them; under the `sync` policy that clears on a later reconcile, and the resources stay (`preserveResourcesOnDeletion`)',
+      '- ApplicationSet `api-prod-w3` is gone from the output: whoever applies it must delete it (prune). Kubernetes then deletes its Applications '
+      + '(the resources stay: no resources finalizer) and `api-prod-w2` creates 4 Applications anew, refused as "already owned" until then; '
+      + 'left in place, it keeps them for good and `api-prod-w2` stays blocked',
+      '    ~ argoproj.io/v1alpha1 ApplicationSet argocd/api-prod-w1',
+      '    ~ argoproj.io/v1alpha1 ApplicationSet argocd/api-prod-w2',
+      '    − argoproj.io/v1alpha1 ApplicationSet argocd/api-prod-w3',
     ]);
+  });
+
+  test('one ApplicationSet per wave: a swap blocks both ApplicationSets, and the plan says a person must act', () => {
+    const swapped = withProdWaves(prod(1), prod(2, 4), prod(3, 5, 6, 7));
+    const [api] = diffTrees(tree({ api: API }), tree({ api: swapped })).apps;
+    expect(api.argoCd.findings.map((f) => `${f.name}: ${f.code}`)).toEqual([
+      'api-prod-w2: applicationset-ownership-conflict', 'api-prod-w3: applicationset-ownership-conflict',
+    ]);
+    const markdown = renderPlan(diffTrees(tree({ api: API }), tree({ api: swapped })), [], 'main');
+    expect(markdown).toContain('- needs a person (`applicationset-ownership-conflict`): ApplicationSet argocd/api-prod-w2 generates Application '
+      + 'argocd/api-prod-4 (controlled by ApplicationSet argocd/api-prod-w3): SetControllerReference refuses it on every reconcile');
+    expect(markdown).not.toContain('change ApplicationSet');
+  });
+
+  test('one ApplicationSet per app, a generator per wave: a swap changes both Applications in place', () => {
+    const swapped = withProdWaves(prod(1), prod(2, 4), prod(3, 5, 6, 7));
+    const change = diffTrees(tree({ api: { ...API, family: true } }), tree({ api: { ...swapped, family: true } }));
+    const [api] = change.apps;
+    expect(api.argoCd).toMatchObject({ ownerChanges: [], removedApplicationSets: [], cleared: [], findings: [] });
+    expect(api.argoCd.inPlace.map((m) => `${m.application} ${m.stage.before} → ${m.stage.after}`)).toEqual([
+      'argocd/api-prod-3 prod-w2 → prod-w3', 'argocd/api-prod-4 prod-w3 → prod-w2',
+    ]);
+    expect(renderPlan(change, [], 'main')).toContain('- 2 Applications change wave in place (api-prod-3 `prod-w2` → `prod-w3`, api-prod-4 `prod-w3` → '
+      + '`prod-w2`): ApplicationSet `api` keeps them and, on its next reconcile, rewrites their release branch, `gitops-platform.io/stage` label '
+      + 'and `kargo.akuity.io/authorized-stage`; no ownership change. A promotion into the new wave that starts before then does not select them yet');
+    // the release model reads the waves from the generators
+    expect(readModels(tree({ api: { ...swapped, family: true } })).get('api')!.stages[1].waves.map((w) => w.clusters)).toEqual([
+      ['prod-1'], ['prod-2', 'prod-4'], ['prod-3', 'prod-5', 'prod-6', 'prod-7'],
+    ]);
+    // a change to the shared ApplicationSet is a production change only where it changes production Applications
+    expect(api.productionObjects.changed).toEqual(['argoproj.io/v1alpha1 ApplicationSet argocd/api']);
+    const devOnly = diffTrees(tree({ api: { ...API, family: true } }), tree({ api: { ...API, family: true, stages: [{ ...API.stages[0], waves: [['dev-1', 'dev-2']] }, API.stages[1]] } },
+      { ...CLUSTERS, 'dev-2': 'dev' })).apps[0];
+    expect(devOnly.objects.changed).toContain('argoproj.io/v1alpha1 ApplicationSet argocd/api');
+    expect(devOnly.productionObjects.changed).toEqual([]);
+  });
+
+  test('an Application of a cluster with its own Argo CD changes wave in place, when its chart is applied', () => {
+    const local = (stage: string) => ManifestSet.fromObjects([{
+      file: 'api--edge-1.k8s.yaml',
+      obj: { apiVersion: ARGO, kind: 'Application', metadata: { name: 'api-edge-1', namespace: 'argocd', labels: { [PlatformLabels.STAGE]: stage } }, spec: {} },
+    }]);
+    const transition = argoCdTransition(local('prod-w1').ofGroup('api'), local('prod-w2').ofGroup('api'));
+    expect(transition.inPlace).toEqual([{ application: 'edge-1:argocd/api-edge-1', applicationSet: '', stage: { before: 'prod-w1', after: 'prod-w2' } }]);
+    expect(renderPlan(diffTrees(local('prod-w1'), local('prod-w2')), [], 'main')).toContain('- 1 Application of clusters with their own Argo CD '
+      + 'change wave in place (api-edge-1 on edge-1 `prod-w1` → `prod-w2`): each changes when its cluster\'s chart (`<app>--<cluster>.k8s.yaml`) '
+      + 'is applied there; until then the new wave\'s Stage does not select it');
+  });
+
+  test('under the `create-only` policy a wave move is never applied: the plan says a person must act', () => {
+    const swapped = withProdWaves(prod(1), prod(2, 4), prod(3, 5, 6, 7));
+    const change = diffTrees(tree({ api: { ...API, family: true } }), tree({ api: { ...swapped, family: true } }), { applicationSetPolicy: 'create-only' });
+    expect(renderPlan(change, [], 'main')).toContain('- needs a person (`applicationset-application-outdated`): ApplicationSet argocd/api generates '
+      + 'argocd/api-prod-3, argocd/api-prod-4 with new fields but its policy create-only does not update (AllowUpdate)');
   });
 
   test('gates, soak, artifacts and versioning', () => {
@@ -231,6 +291,18 @@ describe('plan --base-dir/--head-dir', () => {
     const typo = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], typo.io)).toBe(2);
     expect(typo.err.join('')).toBe('error: unknown change rule "max-production-wave-growht" (known: max-production-wave-growth, no-production-change-during-freeze)\n');
+    // the ApplicationSet controller's policy decides what the plan says a wave move does
+    fs.writeFileSync(config, JSON.stringify({ applicationSetPolicy: 'create-update', changeRules: { 'max-production-wave-growth': false } }));
+    const moved = write('moved', tree({ api: withProdWaves(prod(1), prod(2), prod(3, 4, 5, 6, 7)), web: WEB }));
+    const noDelete = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', moved, '--config', config], noDelete.io)).toBe(0);
+    expect(noDelete.out.join('')).toContain('- needs a person (`applicationset-ownership-conflict`): ApplicationSet argocd/api-prod-w3 generates '
+      + 'Application argocd/api-prod-3 (controlled by ApplicationSet argocd/api-prod-w2)');
+    fs.writeFileSync(config, JSON.stringify({ applicationSetPolicy: 'upsert' }));
+    const badPolicy = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], badPolicy.io)).toBe(2);
+    expect(badPolicy.err.join('')).toBe('error: config applicationSetPolicy "upsert" is not an ApplicationSet controller policy '
+      + '(sync, create-only, create-update, create-delete)\n');
   });
 
   test('usage errors exit 2 with a message and no stack', async () => {

@@ -13,7 +13,7 @@ describe('PlatformApp', () => {
     expect(synthApp().objects).toMatchSnapshot();
   });
 
-  test('one Kargo Project, ProjectConfig, Warehouse and PromotionTask; one Stage and ApplicationSet per wave; one AppProject', () => {
+  test('one Kargo Project, ProjectConfig, Warehouse and PromotionTask; one Stage per wave; one AppProject and one ApplicationSet', () => {
     const { objects } = synthApp();
     const kinds = objects.map(o => `${o.kind}/${o.metadata.name}`);
     expect(kinds).toEqual([
@@ -22,7 +22,7 @@ describe('PlatformApp', () => {
       'Stage/dev', 'AnalysisTemplate/staging-soak', 'Stage/staging', 'AnalysisTemplate/prod-canary-soak', 'Stage/prod-canary', 'Stage/prod-broad',
       'ServiceAccount/promoter-prod', 'Role/promoter-prod', 'RoleBinding/promoter-prod',
       'AppProject/api',
-      'ApplicationSet/api-dev', 'ApplicationSet/api-staging', 'ApplicationSet/api-prod-canary', 'ApplicationSet/api-prod-broad',
+      'ApplicationSet/api',
     ]);
   });
 
@@ -122,17 +122,27 @@ describe('PlatformApp', () => {
     ]);
   });
 
-  test('ApplicationSets list exactly the wave clusters, authorize their Stage and carry its labels', () => {
+  test('one generator per wave lists exactly the wave\'s clusters and carries its Stage, branch and authorized stage; the template renders them', () => {
     const { objects } = synthApp();
-    const appSet = find(objects, 'ApplicationSet', 'api-prod-canary');
-    expect(appSet.spec.generators).toEqual([{
-      clusters: { selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: ['aws-prod-cpu-1', 'gcp-prod-h100-1'] }] } },
-    }]);
-    expect(appSet.spec.template.metadata.annotations['kargo.akuity.io/authorized-stage']).toBe('api:prod-canary');
-    expect(appSet.spec.template.metadata.labels).toEqual({
-      [PlatformLabels.APP]: 'api', [PlatformLabels.PIPELINE_STAGE]: 'prod', [PlatformLabels.STAGE]: 'prod-canary', [PlatformLabels.CLUSTER]: '{{ .name }}',
+    const appSet = find(objects, 'ApplicationSet', 'api');
+    const selector = (clusters: string[]) => ({ matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] });
+    const values = (stage: string, kargoStage: string) => ({
+      pipelineStage: stage, kargoStage, releaseBranch: `rendered/api/${kargoStage}`, authorizedStage: `api:${kargoStage}`,
     });
-    expect(appSet.spec.template.spec.source).toEqual({ repoURL: 'https://github.com/acme/releases.git', targetRevision: 'rendered/api/prod-canary', path: '{{ .name }}' });
+    expect(appSet.spec.generators).toEqual([
+      { clusters: { selector: selector(['aws-dev-cpu', 'gcp-dev-h100']), values: values('dev', 'dev') } },
+      { clusters: { selector: selector(['aws-stg-cpu', 'gcp-stg-h100']), values: values('staging', 'staging') } },
+      { clusters: { selector: selector(['aws-prod-cpu-1', 'gcp-prod-h100-1']), values: values('prod', 'prod-canary') } },
+      { clusters: { selector: selector(['aws-prod-cpu-2', 'gcp-prod-h100-2']), values: values('prod', 'prod-broad') } },
+    ]);
+    expect(appSet.spec.template.metadata.annotations['kargo.akuity.io/authorized-stage']).toBe('{{ .values.authorizedStage }}');
+    expect(appSet.spec.template.metadata.labels).toEqual({
+      [PlatformLabels.APP]: 'api',
+      [PlatformLabels.PIPELINE_STAGE]: '{{ .values.pipelineStage }}',
+      [PlatformLabels.STAGE]: '{{ .values.kargoStage }}',
+      [PlatformLabels.CLUSTER]: '{{ .name }}',
+    });
+    expect(appSet.spec.template.spec.source).toEqual({ repoURL: 'https://github.com/acme/releases.git', targetRevision: '{{ .values.releaseBranch }}', path: '{{ .name }}' });
     expect(appSet.spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: true });
   });
 
@@ -289,10 +299,10 @@ describe('PlatformApp', () => {
 
     test('fails if the derived names of two apps collide', () => {
       const w = world();
-      const other = new PromotionPipeline(w.app, 'other', { stages: [{ name: 'canary', clusters: ClusterSelector.all() }] });
-      new PlatformApp(w.app, 'api-prod', appProps(w, { pipeline: other }));
-      expect(() => new PlatformApp(w.app, 'api', appProps(w)))
-        .toThrow(/argocd ApplicationSet name "api-prod-canary" is already used by PlatformApp 'api-prod'/);
+      const other = new PromotionPipeline(w.app, 'other', { stages: [{ name: 'canary', clusters: ClusterSelector.all(), namespace: '{app}-{stage}' }] });
+      new PlatformApp(w.app, 'api', appProps(w, { pipeline: other }));
+      expect(() => new PlatformApp(w.app, 'api-canary', appProps(w)))
+        .toThrow(/argocd ApplicationSet name "api-canary" is already used by PlatformApp 'api'/);
     });
 
     test('fails if a pipeline stage selects no cluster of the fleet', () => {

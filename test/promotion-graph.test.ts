@@ -40,7 +40,8 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
     ]);
     const prod = plan.stages.find(s => s.name === 'prod')!;
     expect(prod.waves.map(w => [w.branch, w.releaseBranch, w.applicationSet])).toEqual(regions.map(r =>
-      [r.slice(5), `rendered/storefront/${r}`, `storefront-${r}`]));
+      // one ApplicationSet for the app's namespace: a cluster moving between regions keeps its owner
+      [r.slice(5), `rendered/storefront/${r}`, 'storefront']));
     const gate = plan.stages.find(s => s.name === 'prod-gate')!.waves[0];
     expect([gate.clusters, gate.releaseBranch, gate.applicationSet]).toEqual([[], undefined, undefined]);
   });
@@ -57,16 +58,19 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
       expect(sources(ab)).toEqual({ stages: ['staging'] });
       expect(stages.get(ab).spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual([`${ab}-smoke-${ab.slice(-1)}`, `${ab}-soak`]);
     }
-    // three independent regional Stages, each with its own steps, checks, branch and ApplicationSet
+    // three independent regional Stages, each with its own steps, checks, branch and generator
+    const appSet = objects.find(o => o.kind === 'ApplicationSet' && o.metadata.name === 'storefront');
+    const generated = appSet.spec.generators.map((g: any) => g.clusters.values);
     for (const r of regions) {
       expect(sources(r)).toEqual({ stages: ['prod-gate'] });
       expect(stages.get(r).spec.promotionTemplate.spec.steps.length).toBeGreaterThan(0);
       expect(stages.get(r).spec.verification.analysisTemplates).toMatchObject([{ name: `${r}-smoke-prod` }]);
-      const appSet = objects.find(o => o.kind === 'ApplicationSet' && o.metadata.name === `storefront-${r}`);
-      expect(appSet.spec.template.spec.source.targetRevision).toBe(`rendered/storefront/${r}`);
-      expect(appSet.spec.template.metadata.annotations['kargo.akuity.io/authorized-stage']).toBe(`storefront:${r}`);
+      expect(generated.filter((v: any) => v.kargoStage === r)).toEqual([
+        { pipelineStage: 'prod', kargoStage: r, releaseBranch: `rendered/storefront/${r}`, authorizedStage: `storefront:${r}` },
+      ]);
     }
-    expect(objects.filter(o => o.kind === 'ApplicationSet').map(o => o.metadata.name)).not.toContain('storefront-prod-gate');
+    expect(generated.map((v: any) => v.kargoStage)).not.toContain('prod-gate');
+    expect(objects.filter(o => o.kind === 'ApplicationSet').map(o => o.metadata.name)).toEqual(['storefront']);
     const config = objects.find(o => o.kind === 'ProjectConfig');
     expect(config.spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev', 'staging', 'ab-test-a', 'ab-test-b']);
   });

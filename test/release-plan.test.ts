@@ -57,7 +57,7 @@ describe('ReleasePlan', () => {
       earliestSeconds: 7200,
       clusters: ['prod-01', 'prod-02', 'prod-03'],
       releaseBranch: 'rendered/api/prod',
-      applicationSet: 'api-prod',
+      applicationSet: 'api',
       argoCd: 'central',
       argoCdNamespace: 'argocd',
       kargoShard: undefined,

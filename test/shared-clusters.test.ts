@@ -90,7 +90,7 @@ describe('stage namespaces: output', () => {
     expect(appSets).toEqual([
       ['api-test', 'api-test-{{ .name }}', 'api-test'],
       ['api-uat', 'api-uat-{{ .name }}', 'api-uat'],
-      ['api-prod', 'api-{{ .name }}', 'api'],
+      ['api', 'api-{{ .name }}', 'api'],
     ]);
     expect(releaseConsistencyProblems(platformApp.plan, charts)).toEqual([]);
   });
@@ -161,7 +161,8 @@ describe('stage namespaces: names', () => {
     const stages = QUICKSTART.map(s => ({ ...s, namespace: '{app}', clusters: s.name === 'uat' ? ClusterSelector.tier(Tier.STAGING) : s.clusters }));
     const { platformApp, objects } = synth(stages);
     expect(platformApp.plan.stages.map(s => s.namespace)).toEqual(['api', 'api', 'api']);
-    expect(ofKind(objects, 'ApplicationSet').map(a => a.spec.template.metadata.name)).toEqual(['api-{{ .name }}', 'api-{{ .name }}', 'api-{{ .name }}']);
+    // one namespace, one family of Application names: one ApplicationSet, a generator per stage
+    expect(ofKind(objects, 'ApplicationSet').map(a => [a.spec.template.metadata.name, a.spec.generators.length])).toEqual([['api-{{ .name }}', 3]]);
     expect(() => synth(QUICKSTART.map(s => ({ ...s, namespace: '{app}' })))).toThrow('both in namespace "api"');
   });
 

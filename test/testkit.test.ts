@@ -385,6 +385,16 @@ describe('ManifestValidator', () => {
       ]);
     });
 
+    test('fails if a generator gives a wholly templated authorized-stage a bad value, or none', () => {
+      const annotations = { 'kargo.akuity.io/authorized-stage': '{{ .values.authorizedStage }}' };
+      const clusters = (values?: Record<string, string>) => ({ clusters: { selector: { matchLabels: { env: 'dev' } }, ...(values ? { values } : {}) } });
+      expectClean(applicationSet({ generators: [clusters({ authorizedStage: 'demo:test' }), clusters({ authorizedStage: 'demo:prod' })] }, annotations));
+      expect(linesOf(applicationSet({ generators: [clusters({ authorizedStage: 'demo:*' }), clusters()] }, annotations))).toEqual([
+        '/spec/generators/0/clusters/values/authorizedStage: authorized-stage entry "demo:*" contains "*": wildcards are not supported, list every <project>:<stage>',
+        '/spec/generators/1/clusters/values/authorizedStage: the template\'s authorized-stage "{{ .values.authorizedStage }}" needs "values.authorizedStage", which this generator does not give',
+      ]);
+    });
+
     test('accepts a comma list of authorized stages and rejects malformed entries', () => {
       expectClean(application('demo:test, demo:test-eu'));
       expect(linesOf(application('demo:test,,demo'))).toEqual([

@@ -18,7 +18,9 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   }
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
-  for (const s of plan.stages) for (const w of s.waves) if (w.applicationSet) claims.push(['argocd ApplicationSet', w.applicationSet, owner]);
+  // the stages in the app's namespace share one ApplicationSet
+  const applicationSets = new Set(plan.stages.flatMap(s => s.waves.flatMap(w => (w.applicationSet ? [w.applicationSet] : []))));
+  for (const set of applicationSets) claims.push(['argocd ApplicationSet', set, owner]);
   const byCluster = stagesByCluster(plan.stages);
   for (const c of plan.clusters) {
     for (const s of byCluster.get(c) ?? []) claims.push(['argocd Application', stageApplicationName(plan, s, c), owner]);

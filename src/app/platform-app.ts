@@ -24,7 +24,8 @@ import { Verification } from '../verification/verification';
  * An application delivered across the fleet, owned by an app team: what it is made of, where it
  * runs and how it is promoted. It synthesizes to its own chart: a Kargo Project with a
  * Warehouse, a render PromotionTask and one Stage per stage and wave, and an Argo CD AppProject
- * with one ApplicationSet per stage and wave.
+ * with one ApplicationSet for the stages in the app's namespace (one generator per wave) and one
+ * per stage with a namespace of its own.
  *
  * @example
  * new PlatformApp(app, 'inference-gateway', {

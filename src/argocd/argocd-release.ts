@@ -13,9 +13,10 @@ type ArgoCdContext = AppRelease;
 
 /**
  * Defines the Argo CD side of one app's release plan: an AppProject restricted to the release
- * repository and the app's clusters and namespace, and one ApplicationSet per wave whose
- * clusters generator lists exactly the wave's clusters. Every generated Application carries the
- * labels the wave's Kargo Stage selects and the annotation that authorizes that Stage.
+ * repository and the app's clusters and namespace, and one ApplicationSet per family of
+ * Application names with one clusters generator per wave listing exactly the wave's clusters.
+ * Every generated Application carries the labels the wave's Kargo Stage selects and the
+ * annotation that authorizes that Stage.
  * @internal
  */
 export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForCluster: (cluster: string) => Construct): void {
@@ -44,49 +45,88 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
     definePerClusterRelease(chartForCluster(cluster), ctx, cluster, parts);
   }
 
-  for (const { stage, wave } of central) {
-    defineApplicationSet(scope, plan, ctx, stage, wave);
-  }
+  const bySet = new Map<string, Array<{ stage: StagePlan; wave: WavePlan }>>();
+  for (const w of central) bySet.set(w.wave.applicationSet!, [...bySet.get(w.wave.applicationSet!) ?? [], w]);
+  for (const [name, parts] of bySet) defineApplicationSet(scope, ctx, name, parts);
 }
 
 /**
- * One ApplicationSet per central wave: its clusters generator lists exactly the wave's clusters,
- * and every generated Application carries the labels the wave's Kargo Stage selects and the
- * annotation that authorizes that Stage.
+ * One ApplicationSet per family of Application names (the app's namespace, or a stage's own),
+ * with one `clusters` generator per wave: each lists exactly the wave's clusters and carries the
+ * wave's Kargo Stage, release branch and authorized stage as `values`, from which the template
+ * renders each Application's labels, annotation and branch. A cluster that changes wave or stage
+ * thus changes only its Application's fields, never its owner: two ApplicationSets would each
+ * refuse an Application the other controls and return before deleting their own (argo-cd
+ * v3.5.1 `applicationset/controllers/applicationset_controller.go` `Reconcile`,
+ * `createOrUpdateInCluster`), so a swap of two clusters between waves would block both.
+ * Upstream: `applicationset/generators/cluster.go` `GenerateParams` (per cluster Secret: `name`,
+ * then `values` via `value_interpolation.go` `appendTemplatedValues` as `.values.<key>`),
+ * `applicationset/controllers/template/template.go` `GenerateApplications` (every generator's
+ * params rendered into the one template, `applicationset/utils/utils.go` `RenderTemplateParams`).
  */
-function defineApplicationSet(scope: Construct, plan: ReleasePlan, ctx: ArgoCdContext, stage: StagePlan, wave: WavePlan) {
-  const labels = applicationLabels(plan.app, stage.name, wave.kargoStage);
-  new ApplicationSet(scope, `ApplicationSet-${wave.kargoStage}`, {
-    metadata: { name: wave.applicationSet!, namespace: ctx.argoCdNamespace, labels },
+function defineApplicationSet(scope: Construct, ctx: ArgoCdContext, name: string, parts: Array<{ stage: StagePlan; wave: WavePlan }>) {
+  const plan = ctx.plan;
+  const stage = parts[0].stage;
+  const stages = [...new Set(parts.map(p => p.stage.name))];
+  const setLabels = { [PlatformLabels.APP]: plan.app, ...(stages.length === 1 ? { [PlatformLabels.PIPELINE_STAGE]: stages[0] } : {}) };
+  const values = (key: keyof WaveValues) => `{{ .values.${key} }}`;
+  new ApplicationSet(scope, `ApplicationSet-${name}`, {
+    metadata: { name, namespace: ctx.argoCdNamespace, labels: setLabels },
     spec: {
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
-      generators: [{
+      generators: parts.map(({ stage: s, wave }) => ({
         clusters: {
           selector: { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: [...wave.clusters] }] },
+          values: { ...waveValues(plan, s, wave) },
         },
-      }],
+      })),
       // deleting the ApplicationSet or dropping a cluster must not delete running workloads
       syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
         metadata: {
+          // one name per cluster in the family, whichever wave: the Application keeps its owner
           name: stageApplicationName(plan, stage, '{{ .name }}'),
-          labels: { ...labels, [PlatformLabels.CLUSTER]: '{{ .name }}' },
+          labels: {
+            [PlatformLabels.APP]: plan.app,
+            [PlatformLabels.PIPELINE_STAGE]: values('pipelineStage'),
+            [PlatformLabels.STAGE]: values('kargoStage'),
+            [PlatformLabels.CLUSTER]: '{{ .name }}',
+          },
           annotations: {
-            'kargo.akuity.io/authorized-stage': authorizedStage(plan.project, wave.kargoStage),
+            'kargo.akuity.io/authorized-stage': values('authorizedStage'),
             // only a change under this cluster's directory needs new manifests
             'argocd.argoproj.io/manifest-generate-paths': '.',
           },
         },
         spec: {
           project: plan.app,
-          source: { repoUrl: ctx.releaseRepo, targetRevision: wave.releaseBranch, path: '{{ .name }}' },
+          source: { repoUrl: ctx.releaseRepo, targetRevision: values('releaseBranch'), path: '{{ .name }}' },
           destination: { name: '{{ .name }}', namespace: stage.namespace },
           syncPolicy: SYNC_POLICY,
         },
       },
     },
   });
+}
+
+/** What a wave's generator hands its Applications: exactly what tells one wave's Applications from another's. */
+interface WaveValues {
+  readonly pipelineStage: string;
+  readonly kargoStage: string;
+  readonly releaseBranch: string;
+  readonly authorizedStage: string;
+}
+
+function waveValues(plan: ReleasePlan, stage: StagePlan, wave: WavePlan): WaveValues {
+  // the labels the wave's Stage selects on (`argocd-update`) and the annotation that authorizes it
+  const labels = applicationLabels(plan.app, stage.name, wave.kargoStage);
+  return {
+    pipelineStage: labels[PlatformLabels.PIPELINE_STAGE],
+    kargoStage: labels[PlatformLabels.STAGE],
+    releaseBranch: wave.releaseBranch!,
+    authorizedStage: authorizedStage(plan.project, wave.kargoStage),
+  };
 }
 
 const SYNC_POLICY = {

@@ -1,5 +1,6 @@
 // The change-review API behind the `cdk8s-gitops-platform` command: TypeScript only (not part of
 // the jsii API), published as the `cdk8s-gitops-platform/cli` entry point.
+export * from './argocd-transition';
 export * from './change-rules';
 export * from './manifest-set';
 export * from './release-model';

@@ -1,3 +1,4 @@
+import { ArgoCdTransition } from './argocd-transition';
 import { ActiveFreeze, ChangeViolation, describeWindow } from './change-rules';
 import { ManifestObject } from './manifest-set';
 import { describeFieldChange, fieldChanges } from './object-fields';
@@ -167,20 +168,56 @@ function movedClusters(app: AppChange): string[] {
 function renderApp(app: AppChange, change: PlanChange): string[] {
   const lines = [`### ${mdText(app.app)}`, ''];
   for (const s of app.stages) lines.push(...renderStage(s));
-  const moved = movedClusters(app);
-  if (moved.length) {
-    // argo-cd applicationset_controller.go: the new ApplicationSet's SetControllerReference fails
-    // on an Application another ApplicationSet still controls, until that one deletes it
-    lines.push(`- ${plural(moved.length, 'cluster')} move to another wave's ApplicationSet (${capped(names(moved))}): until the old ApplicationSet deletes `
-      + 'their Applications, the new one reports them as owned by another ApplicationSet; it clears on a later reconcile, and the resources '
-      + 'stay (`preserveResourcesOnDeletion`)');
-  }
+  lines.push(...renderArgoCd(app.argoCd));
   for (const a of app.artifactsAdded) lines.push(`- artifact added: ${code(a.id)} (${mdText(a.versioning)})`);
   for (const a of app.artifactsRemoved) lines.push(`- artifact removed: ${code(a.id)}`);
   for (const a of app.artifactsChanged) lines.push(`- versioning of ${code(a.id)}: ${mdText(a.before)} → ${mdText(a.after)}`);
   lines.push(`- objects: ${app.objects.added.length} added, ${app.objects.changed.length} changed, ${app.objects.removed.length} removed`
     + (count(app.productionObjects) ? ` (${count(app.productionObjects)} in production)` : ''));
   lines.push(...objectDetails(app.objects, change.base.ofGroup(app.app), change.head.ofGroup(app.app)), '');
+  return lines;
+}
+
+/**
+ * What the central Argo CD does with the change, from the test kit's model of the ApplicationSet
+ * controller (argo-cd v3.5.1 applicationset_controller.go `Reconcile`, `createOrUpdateInCluster`,
+ * `deleteInCluster`): waves that change in place, owners that change, and what needs a person.
+ */
+function renderArgoCd(t: ArgoCdTransition): string[] {
+  const lines: string[] = [];
+  const name = (key: string) => key.replace(/^.*\//, '');
+  const central = t.inPlace.filter((m) => m.applicationSet !== '');
+  if (central.length) {
+    const moves = central.map((m) => `${name(m.application)} ${code(m.stage.before)} → ${code(m.stage.after)}`);
+    const sets = [...new Set(central.map((m) => name(m.applicationSet)))].map(code).join(', ');
+    lines.push(`- ${plural(central.length, 'Application')} change wave in place (${capped(moves)}): ApplicationSet ${sets} keeps them and, on its `
+      + 'next reconcile, rewrites their release branch, `gitops-platform.io/stage` label and `kargo.akuity.io/authorized-stage`; no ownership '
+      + 'change. A promotion into the new wave that starts before then does not select them yet');
+  }
+  const local = t.inPlace.filter((m) => m.applicationSet === '');
+  if (local.length) {
+    const moves = local.map((m) => `${name(m.application)} on ${m.application.split(':')[0]} ${code(m.stage.before)} → ${code(m.stage.after)}`);
+    lines.push(`- ${plural(local.length, 'Application')} of clusters with their own Argo CD change wave in place (${capped(moves)}): each changes `
+      + 'when its cluster\'s chart (`<app>--<cluster>.k8s.yaml`) is applied there; until then the new wave\'s Stage does not select it');
+  }
+  const cleared = new Set(t.cleared);
+  const moved = t.ownerChanges.filter((c) => cleared.has(c.application) && !t.removedApplicationSets.includes(c.before));
+  if (moved.length) {
+    lines.push(`- ${plural(moved.length, 'Application')} change ApplicationSet (${capped(moved.map((c) => name(c.application)))}): the new one is refused `
+      + `("already owned") until the old one deletes them; under the ${code(t.policy)} policy that clears on a later reconcile, and the resources `
+      + 'stay (`preserveResourcesOnDeletion`)');
+  }
+  if (t.removedApplicationSets.length) {
+    const one = t.removedApplicationSets.length === 1;
+    const taken = t.ownerChanges.filter((c) => t.removedApplicationSets.includes(c.before));
+    const heirs = [...new Set(taken.map((c) => code(name(c.after))))].join(', ');
+    lines.push(`- ApplicationSet${one ? '' : 's'} ${capped(t.removedApplicationSets.map((x) => code(name(x))))} ${one ? 'is' : 'are'} gone from the `
+      + `output: whoever applies it must delete ${one ? 'it' : 'them'} (prune). Kubernetes then deletes ${one ? 'its' : 'their'} Applications (the `
+      + 'resources stay: no resources finalizer)'
+      + (taken.length ? ` and ${heirs} creates ${plural(taken.length, 'Application')} anew, refused as "already owned" until then; left in place, `
+        + `${one ? 'it keeps them' : 'they keep them'} for good and ${heirs} stays blocked` : ''));
+  }
+  for (const f of t.findings) lines.push(`- needs a person (${code(f.code)}): ${f.message}`);
   return lines;
 }
 

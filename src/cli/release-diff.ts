@@ -1,7 +1,9 @@
+import { ArgoCdTransition, argoCdTransition } from './argocd-transition';
 import { canonicalJson, compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { describeFieldChange, fieldChanges } from './object-fields';
 import { AppModel, ArtifactModel, ModelOptions, readModels, StageModel, WaveModel } from './release-model';
 import { PlatformLabels } from '../contracts/labels';
+import { modelApplications } from '../testkit/model/argocd-applications';
 
 /** Objects added, changed (deep-unequal) and removed, by key (`[cluster] apiVersion kind ns/name`), sorted. */
 export interface ObjectChanges {
@@ -62,6 +64,8 @@ export interface AppChange {
   readonly objects: ObjectChanges;
   /** The subset of `objects` that belongs to a production stage or a production cluster. */
   readonly productionObjects: ObjectChanges;
+  /** What the central Argo CD's ApplicationSet controller does with the change. */
+  readonly argoCd: ArgoCdTransition;
 }
 
 /** What changed in the fleet (cluster Secrets and `fleet*.k8s.yaml`). */
@@ -105,7 +109,10 @@ export function diffTrees(base: ManifestSet, head: ManifestSet, options: ModelOp
       unaffected.push(group);
       continue;
     }
-    apps.push(diffApp(group, baseModels.get(group), headModels.get(group), objects, base.ofGroup(group), head.ofGroup(group)));
+    const argoCd = argoCdTransition([...base.ofGroup(FLEET_GROUP), ...base.ofGroup(group)], [...head.ofGroup(FLEET_GROUP), ...head.ofGroup(group)],
+      options.applicationSetPolicy);
+    apps.push(diffApp(group, baseModels.get(group), headModels.get(group), objects, base.ofGroup(group), head.ofGroup(group), argoCd,
+      { before: base.ofGroup(FLEET_GROUP), after: head.ofGroup(FLEET_GROUP) }));
   }
   return { base, head, baseModels, headModels, apps, unaffected, fleet: diffFleet(base, head) };
 }
@@ -122,7 +129,7 @@ export function diffObjects(before: ManifestObject[], after: ManifestObject[]): 
 }
 
 function diffApp(app: string, before: AppModel | undefined, after: AppModel | undefined, objects: ObjectChanges,
-  baseObjects: ManifestObject[], headObjects: ManifestObject[]): AppChange {
+  baseObjects: ManifestObject[], headObjects: ManifestObject[], argoCd: ArgoCdTransition, fleets: Before<ManifestObject[]>): AppChange {
   const stageNames = uniqueSorted([...(before?.stages ?? []), ...(after?.stages ?? [])].map((s) => s.name));
   const order = (name: string) => {
     const i = after?.stages.findIndex((s) => s.name === name) ?? -1;
@@ -143,7 +150,9 @@ function diffApp(app: string, before: AppModel | undefined, after: AppModel | un
   const isProduction = (key: string) => {
     const o = byKey.get(key)!;
     const stage = o.obj?.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE];
-    return (typeof stage === 'string' && productionStages.has(stage)) || (o.cluster !== '' && productionClusters.has(o.cluster));
+    if (typeof stage === 'string') return productionStages.has(stage);
+    if (o.obj?.kind === 'ApplicationSet') return changesProductionApplications(key, fleets, baseObjects, headObjects, productionStages);
+    return o.cluster !== '' && productionClusters.has(o.cluster);
   };
 
   return {
@@ -165,7 +174,25 @@ function diffApp(app: string, before: AppModel | undefined, after: AppModel | un
       changed: objects.changed.filter(isProduction),
       removed: objects.removed.filter(isProduction),
     },
+    argoCd,
   };
+}
+
+/**
+ * Whether an ApplicationSet that serves several pipeline stages (its generators carry each wave)
+ * changes what it generates for a production stage: its Applications of those stages, as the
+ * test kit's model generates them from the fleet before and after, differ.
+ */
+function changesProductionApplications(key: string, fleets: Before<ManifestObject[]>, baseObjects: ManifestObject[], headObjects: ManifestObject[],
+  productionStages: Set<string>): boolean {
+  const generated = (fleet: ManifestObject[], objects: ManifestObject[]) => {
+    const appSet = objects.find((o) => o.key === key);
+    if (!appSet) return [];
+    return modelApplications([...fleet.map((o) => o.obj), appSet.obj])
+      .filter((a) => productionStages.has(a.labels[PlatformLabels.PIPELINE_STAGE] ?? ''))
+      .map(({ origin: _origin, ...a }) => canonicalJson(a)).sort(compare);
+  };
+  return !sameList(generated(fleets.before, baseObjects), generated(fleets.after, headObjects));
 }
 
 function diffStage(stage: string, before: StageModel | undefined, after: StageModel | undefined): StageChange | undefined {

@@ -1,6 +1,8 @@
 import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { WindowTarget } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
+import { ApplicationsSyncPolicy } from '../testkit/model/applicationset-ownership';
+import { renderTemplate } from '../testkit/model/argocd-applications';
 
 /**
  * How an app is released, read back from synthesized objects only (never from the constructs),
@@ -65,6 +67,12 @@ export interface ModelOptions {
    * @default ['prod', 'production']
    */
   readonly productionTiers?: string[];
+  /**
+   * The central Argo CD ApplicationSet controller's `--policy`: what the plan says a change does to
+   * the Applications (moved, left behind, blocked).
+   * @default 'sync'
+   */
+  readonly applicationSetPolicy?: ApplicationsSyncPolicy;
 }
 
 const uniqueSorted = (values: Iterable<string>): string[] => [...new Set(values)].sort(compare);
@@ -120,7 +128,7 @@ interface KargoStageFacts {
 function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): AppModel {
   const autoPromoted = autoPromotedStages(objects);
   const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
-  const argoByStage = argoObjectsByStage(objects);
+  const argoByStage = argoEntriesByStage(objects, fleet);
   const stages = objects.filter((x) => isKargo(x, 'Stage')).map((o) => kargoStageFacts(o, { tasks, autoPromoted, argoByStage, fleet }));
   const stageModels = stageModelsOf(stages, fleet);
   const artifacts: ArtifactModel[] = objects.filter((x) => isKargo(x, 'Warehouse'))
@@ -148,55 +156,84 @@ function autoPromotedStages(objects: ManifestObject[]): Set<string> {
   return autoPromoted;
 }
 
-/** Applications and ApplicationSets by the Kargo Stage label they carry. */
-function argoObjectsByStage(objects: ManifestObject[]): Map<string, ManifestObject[]> {
-  const argoByStage = new Map<string, ManifestObject[]>();
+/**
+ * One Application as its Kargo Stage sees it: the Stage label it carries, where it deploys and
+ * from which branch; `perCluster` when it is an Application object of a per-cluster file.
+ */
+interface ArgoEntry {
+  readonly stage: string;
+  readonly cluster?: string;
+  readonly branches: string[];
+  readonly target: WindowTarget;
+  readonly perCluster: boolean;
+}
+
+/**
+ * The Applications of an app by the Kargo Stage label they carry: Application objects as they
+ * are, and every Application an ApplicationSet's generators give (per generator and cluster, its
+ * `values` as `.values.<key>`, like argo-cd `applicationset/generators/cluster.go`), so one
+ * ApplicationSet may serve several Stages; an ApplicationSet's own Stage label applies to
+ * templates without one (ApplicationSets of one wave each).
+ */
+function argoEntriesByStage(objects: ManifestObject[], fleet: FleetFacts): Map<string, ArgoEntry[]> {
+  const byStage = new Map<string, ArgoEntry[]>();
+  const add = (e: ArgoEntry) => byStage.set(e.stage, [...(byStage.get(e.stage) ?? []), e]);
   for (const o of objects.filter((x) => isArgo(x, 'Application') || isArgo(x, 'ApplicationSet'))) {
+    if (o.obj.kind === 'ApplicationSet') {
+      applicationSetEntries(o.obj, fleet).forEach(add);
+      continue;
+    }
     const stage = o.obj.metadata?.labels?.[PlatformLabels.STAGE];
     if (typeof stage !== 'string') continue;
-    argoByStage.set(stage, [...(argoByStage.get(stage) ?? []), o]);
+    const cluster = o.obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? o.cluster;
+    const destination = o.obj.spec?.destination ?? {};
+    add({
+      stage,
+      cluster: cluster || undefined,
+      branches: revisionsOf(o.obj.spec),
+      target: {
+        application: String(o.obj.metadata?.name ?? ''),
+        namespace: String(destination.namespace ?? ''),
+        clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
+      },
+      perCluster: o.cluster !== '',
+    });
   }
-  return argoByStage;
+  return byStage;
+}
+
+function applicationSetEntries(appSet: any, fleet: FleetFacts): ArgoEntry[] {
+  const template = appSet.spec?.template ?? {};
+  const ownStage = appSet.metadata?.labels?.[PlatformLabels.STAGE];
+  const entries: ArgoEntry[] = [];
+  for (const generator of appSet.spec?.generators ?? []) {
+    for (const cluster of clustersOfGenerator(generator)) {
+      const params: Record<string, unknown> = { name: cluster, nameNormalized: cluster, server: fleet.serverOf.get(cluster) ?? '' };
+      if (generator.clusters?.values) params.values = renderTemplate(generator.clusters.values, params);
+      const t = renderTemplate({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, params);
+      const stage = t.metadata.labels?.[PlatformLabels.STAGE] ?? ownStage;
+      if (typeof stage !== 'string') continue;
+      entries.push({
+        stage,
+        cluster,
+        branches: revisionsOf(t.spec),
+        target: {
+          application: String(t.metadata.name ?? ''),
+          namespace: String(t.spec.destination?.namespace ?? ''),
+          clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
+        },
+        perCluster: false,
+      });
+    }
+  }
+  return entries;
 }
 
 interface StageReadContext {
   readonly tasks: Map<string, any[]>;
   readonly autoPromoted: Set<string>;
-  readonly argoByStage: Map<string, ManifestObject[]>;
+  readonly argoByStage: Map<string, ArgoEntry[]>;
   readonly fleet: FleetFacts;
-}
-
-/** Where the Applications of one Kargo Stage deploy: clusters, release branches, sync-window targets. */
-function argoTargets(argo: ManifestObject[], fleet: FleetFacts): { clusters: string[]; branches: string[]; targets: WindowTarget[] } {
-  const clusters: string[] = [];
-  const branches: string[] = [];
-  const targets: WindowTarget[] = [];
-  for (const a of argo) {
-    if (a.obj.kind === 'ApplicationSet') {
-      const template = a.obj.spec?.template ?? {};
-      const selected = (a.obj.spec?.generators ?? []).flatMap(clustersOfGenerator);
-      clusters.push(...selected);
-      branches.push(...revisionsOf(template.spec));
-      for (const cluster of selected) {
-        targets.push({
-          application: String(template.metadata?.name ?? '').replace(/\{\{\s*\.name\s*\}\}/g, cluster),
-          namespace: String(template.spec?.destination?.namespace ?? ''),
-          clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
-        });
-      }
-    } else {
-      const cluster = a.obj.metadata?.labels?.[PlatformLabels.CLUSTER] ?? a.cluster;
-      if (cluster) clusters.push(cluster);
-      branches.push(...revisionsOf(a.obj.spec));
-      const destination = a.obj.spec?.destination ?? {};
-      targets.push({
-        application: String(a.obj.metadata?.name ?? ''),
-        namespace: String(destination.namespace ?? ''),
-        clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
-      });
-    }
-  }
-  return { clusters, branches, targets };
 }
 
 function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFacts {
@@ -208,7 +245,6 @@ function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFa
   if (usesOf(steps).includes('git-open-pr')) gates.push('pull request');
   const freight: any[] = stage.spec?.requestedFreight ?? [];
   const argo = ctx.argoByStage.get(stageName) ?? [];
-  const { clusters, branches, targets } = argoTargets(argo, ctx.fleet);
   return {
     name: stageName,
     pipelineStage: stage.metadata?.labels?.[PlatformLabels.PIPELINE_STAGE] ?? stageName,
@@ -218,10 +254,10 @@ function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFa
       .filter((s): s is string => typeof s === 'string')),
     gates,
     checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
-    clusters: uniqueSorted(clusters),
-    releaseBranches: uniqueSorted(branches),
-    targets,
-    perCluster: argo.length > 0 && argo.every((a) => a.cluster !== ''),
+    clusters: uniqueSorted(argo.flatMap((a) => (a.cluster ? [a.cluster] : []))),
+    releaseBranches: uniqueSorted(argo.flatMap((a) => a.branches)),
+    targets: argo.map((a) => a.target),
+    perCluster: argo.length > 0 && argo.every((a) => a.perCluster),
   };
 }
 

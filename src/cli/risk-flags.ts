@@ -123,15 +123,16 @@ function appFlags(change: PlanChange, app: AppChange): RiskFlag[] {
       objects: renamed.map((o) => o.key),
     });
   }
-  const gained = app.stages.flatMap((s) => s.waves.flatMap((w) => w.clustersAdded));
-  const moved = [...new Set(gained.filter((c) => !app.clustersAdded.includes(c)))].sort(compare);
-  if (moved.length) {
+  // only an Application that changes ApplicationSet is deleted and created again (deleteInCluster by
+  // the old owner, createOrUpdateInCluster by the new one); a wave move within one ApplicationSet
+  // rewrites the Application in place (argocd-transition.ts)
+  const owners = app.argoCd.ownerChanges;
+  if (owners.length) {
     flags.push({
       code: 'recreates-applications',
       app: app.app,
-      // per-wave ApplicationSets: the Application changes owner (deleteInCluster, then createOrUpdateInCluster)
-      message: `${moved.length} cluster(s) move to another wave (${moved.join(', ')}): where each wave has its own ApplicationSet, the old one deletes `
-        + 'their Applications and the new one creates them again',
+      message: `${owners.length} Application(s) change ApplicationSet (${owners.map((o) => o.application).join(', ')}): the old ApplicationSet deletes `
+        + 'them and the new one creates them again',
       objects: [],
     });
   }

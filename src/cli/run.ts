@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { APPLICATIONS_SYNC_POLICIES } from './argocd-transition';
 import { activeFreezes, ChangeRule, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
 import { Flags, countFlag, packageVersion, parseFlags, PLAN, USAGE, usageOf, VALIDATE, VERSION } from './cli-flags';
 import { ManifestSet } from './manifest-set';
@@ -121,11 +122,16 @@ function planSettings(flags: Flags, io: CliIo): { rules: ChangeRule[]; now: Date
   }
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new UsageError(`--now "${values.now}" is not an ISO time such as 2026-12-24T10:00:00Z`);
+  const policy = config.applicationSetPolicy;
+  if (policy !== undefined && !APPLICATIONS_SYNC_POLICIES.includes(policy)) {
+    throw new UsageError(`config applicationSetPolicy "${String(policy)}" is not an ApplicationSet controller policy (${APPLICATIONS_SYNC_POLICIES.join(', ')})`);
+  }
   const risks: RiskOptions = {
     maxClusters: countFlag(flags, 'risk-clusters', config.risks?.maxClusters ?? 10),
     maxApps: countFlag(flags, 'risk-apps', config.risks?.maxApps ?? 5),
   };
-  return { rules, now, options: { productionStages: config.productionStages, productionTiers: config.productionTiers }, risks };
+  const options: ModelOptions = { productionStages: config.productionStages, productionTiers: config.productionTiers, applicationSetPolicy: policy };
+  return { rules, now, options, risks };
 }
 
 async function plan(flags: Flags, io: CliIo): Promise<number> {

@@ -12,9 +12,15 @@ export function applicationName(app: string, cluster: string, stage?: string): s
   return stage === undefined ? `${app}-${cluster}` : `${app}-${stage}-${cluster}`;
 }
 
-/** The central ApplicationSet of one Kargo Stage. @internal */
-export function applicationSetName(app: string, kargoStage: string): string {
-  return `${app}-${kargoStage}`;
+/**
+ * The central ApplicationSet that owns a family of Application names (see `applicationName`): the
+ * app's, for every stage deploying to the app's namespace, or one stage's with a namespace of its
+ * own. Its generators carry each cluster's wave, so a cluster that changes wave or stage keeps
+ * its Application and its owner.
+ * @internal
+ */
+export function applicationSetName(app: string, stage?: string): string {
+  return stage === undefined ? app : `${app}-${stage}`;
 }
 
 /** The id, hence the file name, of the chart a cluster with its own Argo CD applies for an app. @internal */

@@ -54,7 +54,11 @@ export interface WavePlan {
   readonly argoCdNamespace: string;
   /** The Kargo controller shard the Stage is routed to (clusters with their own Argo CD). */
   readonly kargoShard?: string;
-  /** The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD only). */
+  /**
+   * The central Argo CD ApplicationSet that generates one Application per cluster (central Argo CD
+   * only): one per app for every stage in the app's namespace, one per stage with a namespace of
+   * its own, shared by all their waves, so a cluster that changes wave keeps its owner.
+   */
   readonly applicationSet?: string;
 }
 

@@ -60,10 +60,14 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
   const stages: StagePlan[] = [];
   for (const stage of pipeline.stages) {
     const entry = [...new Set(stage.after.flatMap(a => exits.get(a) ?? []))].sort();
-    const ctx: StageContext = { problems, input, stage, entry, kargoStageOwners };
+    const namespace = stageNamespace(problems, input, stage);
+    // every Application name of a stage in the app's namespace is `<app>-<cluster>`, whichever stage
+    // and wave: one ApplicationSet owns them all, so a cluster changing wave or stage never changes
+    // its Application's owner (argo-cd applicationset_controller.go `createOrUpdateInCluster`)
+    const applicationSet = applicationSetName(input.app, namespace === input.destinationNamespace ? undefined : stage.name);
+    const ctx: StageContext = { problems, input, stage, entry, kargoStageOwners, applicationSet };
     let waves: WavePlan[];
     let production: boolean;
-    const namespace = stageNamespace(problems, input, stage);
     if (stage.controlFlow) {
       waves = [controlFlowWave(ctx)];
       production = false;
@@ -119,6 +123,8 @@ interface StageContext {
   /** The Kargo Stages feeding the stage's first waves. */
   readonly entry: string[];
   readonly kargoStageOwners: Map<string, string>;
+  /** The central ApplicationSet that generates the stage's Applications. */
+  readonly applicationSet: string;
 }
 
 /**
@@ -223,7 +229,7 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
         argoCd: segment.argoCd,
         argoCdNamespace: segment.argoCdNamespace,
         kargoShard: segment.kargoShard,
-        applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? applicationSetName(input.app, segment.kargoStage) : undefined,
+        applicationSet: segment.argoCd === ArgoCdTopologyKind.CENTRAL ? ctx.applicationSet : undefined,
       });
     }
     upstreams = segments.map(s => s.kargoStage).sort();
@@ -332,12 +338,14 @@ function waveBudget(budget: WaveBudget, total: number): number {
  */
 function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: StagePlan[], clusters: Cluster[]) {
   const app = input.app;
+  // stages in the app's namespace share one ApplicationSet: its name is checked once
+  const applicationSets = new Map<string, string>();
   for (const s of stages) {
-    for (const w of s.waves) {
-      if (w.applicationSet === undefined) continue;
-      problems.check(`ApplicationSet name for stage ${show(w.kargoStage)}`, w.applicationSet, dns1123SubdomainProblem(w.applicationSet),
-        'shorten the app or stage name');
-    }
+    const set = s.waves.find(w => w.applicationSet !== undefined)?.applicationSet;
+    if (set !== undefined && !applicationSets.has(set)) applicationSets.set(set, s.name);
+  }
+  for (const [set, stage] of applicationSets) {
+    problems.check(`ApplicationSet name for stage ${show(stage)}`, set, dns1123SubdomainProblem(set), 'shorten the app or stage name');
   }
   const applications = new Map<string, string>();
   const byCluster = stagesByCluster(stages);

@@ -17,6 +17,7 @@ export function validateArgoCdRules(obj: Record<string, any>): Finding[] {
     case 'ApplicationSet':
       return [
         ...checkAuthorizedStage(obj.spec?.template?.metadata?.annotations, '/spec/template/metadata/annotations', true),
+        ...checkGeneratedAuthorizedStage(obj.spec),
         ...checkGenerators(obj.spec?.generators, '/spec/generators', 0),
       ];
     case 'AppProject':
@@ -41,6 +42,8 @@ function checkAuthorizedStage(annotations: unknown, basePath: string, templated:
     return [];
   }
   const findings: Finding[] = [];
+  // wholly a parameter: what each generator gives it is checked there (checkGeneratedAuthorizedStage)
+  if (templated && parameterOf(value) !== undefined) return [];
   for (const raw of value.split(',')) {
     const entry = raw.trim();
     const colon = entry.indexOf(':');
@@ -56,6 +59,41 @@ function checkAuthorizedStage(annotations: unknown, basePath: string, templated:
       }
     }
   }
+  return findings;
+}
+
+/** The generator parameter a template value is wholly made of: `values.<key>` (clusters) or `<key>` (list). */
+function parameterOf(value: string): string | undefined {
+  return /^\{\{\s*\.([\w.]+)\s*\}\}$/.exec(value.trim())?.[1];
+}
+
+/**
+ * A template whose authorized stage is wholly one parameter gets it from each generator: a
+ * `clusters` generator's `values` (`.values.<key>`, argo-cd `applicationset/generators/
+ * value_interpolation.go` `appendTemplatedValues`) or a `list` generator's elements. Each value is
+ * checked like an Application's; a generator without it fails to render (`missingkey=error`).
+ */
+function checkGeneratedAuthorizedStage(spec: any): Finding[] {
+  const value = spec?.template?.metadata?.annotations?.[AUTHORIZED_STAGE_ANNOTATION];
+  const param = typeof value === 'string' ? parameterOf(value) : undefined;
+  if (param === undefined || !Array.isArray(spec.generators)) return [];
+  const findings: Finding[] = [];
+  spec.generators.forEach((item: any, index: number) => {
+    const sources: Array<[string, unknown]> = [];
+    if (isPlainObject(item?.clusters) && param.startsWith('values.')) {
+      const key = param.slice('values.'.length);
+      sources.push([joinPointer('/spec/generators', index, 'clusters', 'values', key), item.clusters.values?.[key]]);
+    } else if (isPlainObject(item?.list) && Array.isArray(item.list.elements)) {
+      item.list.elements.forEach((e: any, i: number) => sources.push([joinPointer('/spec/generators', index, 'list', 'elements', i, param), e?.[param]]));
+    }
+    for (const [path, given] of sources) {
+      if (given === undefined) {
+        findings.push({ path, message: `the template's authorized-stage ${show(value)} needs ${show(param)}, which this generator does not give` });
+      } else {
+        findings.push(...checkAuthorizedStage({ [AUTHORIZED_STAGE_ANNOTATION]: given }, '', false).map((f) => ({ ...f, path })));
+      }
+    }
+  });
   return findings;
 }
 

@@ -194,7 +194,8 @@ export function outputProblems(spec: WorldSpec, b: Built, charts: ChartOutput[])
     const instances = argoCdInstances(plan.app, own);
     for (const w of plan.stages.flatMap(s => s.waves)) {
       const apps = w.argoCd === 'central'
-        ? instances.central.filter(a => a.appSet === w.applicationSet)
+        // one ApplicationSet serves every wave of its family: its generator's values tell the waves apart
+        ? instances.central.filter(a => a.appSet === w.applicationSet && a.labels[PlatformLabels.STAGE] === w.kargoStage)
         // a cluster with its own Argo CD carries one Application per stage deploying to it
         : w.clusters.flatMap(c => instances.perCluster.get(c) ?? []).filter(a => a.labels[PlatformLabels.STAGE] === w.kargoStage);
       const deployed = apps.map(a => a.destination.name ?? a.labels[PlatformLabels.CLUSTER]).sort();

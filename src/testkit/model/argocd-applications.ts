@@ -5,7 +5,9 @@ import { ModelApplication, selectorMatches } from './kargo-steps';
  * The Applications Argo CD v3.5.1 would run: each Application object, plus what each
  * ApplicationSet generates (`clusters` and `list` generators, Go templates with `{{ .a.b }}` and
  * `{{ index .a "k" }}`), after `applicationset/generators/cluster.go` (cluster Secret params
- * `name`, `nameNormalized`, `server`, `metadata.labels`/`annotations`). Other generators yield
+ * `name`, `nameNormalized`, `server`, `metadata.labels`/`annotations`, the generator's `values`)
+ * and `applicationset/controllers/template/template.go` `GenerateApplications` (every
+ * generator's params rendered into the one template). Other generators yield
  * nothing (the model then checks nothing for them).
  */
 
@@ -40,13 +42,14 @@ function expandApplicationSet(appSet: any, secrets: any[]): ModelApplication[] {
   (appSet.spec.generators ?? []).forEach((generator: any) => {
     let params: any[] = [];
     if (generator.clusters) {
-      params = secrets.filter((s) => !generator.clusters.selector || Object.keys(generator.clusters.selector).length === 0
-        || selectorMatches(generator.clusters.selector, s.metadata?.labels ?? {})).map(clusterParams);
+      const selected = secrets.filter((s) => !generator.clusters.selector || Object.keys(generator.clusters.selector).length === 0
+        || selectorMatches(generator.clusters.selector, s.metadata?.labels ?? {}));
+      params = selected.map((s) => withValues(clusterParams(s), generator.clusters.values));
     } else if (generator.list) {
       params = generator.list.elements ?? [];
     }
     for (const p of params) {
-      const t = render(appSet.spec.template, p);
+      const t = renderTemplate(appSet.spec.template, p);
       apps.push(toModel({ ...t.metadata, namespace: t.metadata?.namespace ?? appSet.metadata?.namespace }, t.spec ?? {}, { obj: appSet, path: '/spec/template/spec' }));
     }
   });
@@ -64,11 +67,21 @@ function clusterParams(secret: any): Record<string, unknown> {
   };
 }
 
+/**
+ * A clusters generator's `values`, each rendered with the cluster's params, as `.values.<key>`
+ * (argo-cd `applicationset/generators/value_interpolation.go` `appendTemplatedValues`).
+ */
+function withValues(params: Record<string, unknown>, values: Record<string, string> | undefined): Record<string, unknown> {
+  if (!values || Object.keys(values).length === 0) return params;
+  return { ...params, values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, renderTemplate(v, params)])) };
+}
+
 function lookup(params: any, dotted: string): unknown {
   return dotted.split('.').reduce((o: any, k) => (o === undefined || o === null ? undefined : o[k]), params);
 }
 
-function render(value: any, params: any): any {
+/** Renders the `{{ .a.b }}` and `{{ index .a "k" }}` expressions of a Go template value; others stay as written. */
+export function renderTemplate(value: any, params: any): any {
   if (typeof value === 'string') {
     return value.replace(/\{\{\s*(.*?)\s*\}\}/g, (whole, expr: string) => {
       let m = /^\.([\w.]+)$/.exec(expr);
@@ -78,8 +91,8 @@ function render(value: any, params: any): any {
       return whole;
     });
   }
-  if (Array.isArray(value)) return value.map((v) => render(v, params));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, params)]));
+  if (Array.isArray(value)) return value.map((v) => renderTemplate(v, params));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderTemplate(v, params)]));
   return value;
 }
 

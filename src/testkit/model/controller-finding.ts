@@ -17,6 +17,8 @@ export const CONTROLLER_FINDING_CODES: Record<string, string> = {
   'source-repo-not-permitted': 'the source repository is not among the AppProject sourceRepos',
   'cluster-not-found': 'the destination names a cluster Argo CD has no Secret for',
   'application-name-conflict': 'ApplicationSets generate two Applications with one name: one of them never deploys',
+  'applicationset-ownership-conflict': 'after a fleet change an ApplicationSet generates an Application another one controls: its reconcile is blocked for good',
+  'applicationset-application-outdated': 'after a fleet change the ApplicationSet policy leaves an Application not updated or not deleted',
   'cluster-ca-missing': 'a managed Kubernetes API server is reached without its CA (x509 failure)',
   'eks-cluster-name-missing': 'awsAuthConfig without clusterName: no token can be minted',
   'eks-cluster-name-mismatch': 'awsAuthConfig.clusterName differs from the EKS cluster name',

@@ -9,3 +9,5 @@ export type { ChartDependency } from './kargo-steps';
 export type { ReleaseTimeline, ReleaseTimelineOptions, StageTimes } from './kargo-release-timeline';
 export { simulateRelease } from './kargo-release-timeline';
 export type { RunTimingOptions } from './kargo-stage-specs';
+export type { ApplicationsSyncPolicy, FleetChangeEvent, FleetChangeOptions, FleetChangeResult } from './applicationset-ownership';
+export { simulateFleetChange } from './applicationset-ownership';

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	core "k8s.io/kubernetes/pkg/apis/core"
+	corev1conv "k8s.io/kubernetes/pkg/apis/core/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/argoproj/argo-cd/v3/common"
+	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+)
+
+// Object is one YAML document of the manifests directory, with where it came from.
+type Object struct {
+	Source     string // path relative to the manifests directory
+	APIVersion string
+	Kind       string
+	Name       string
+	Namespace  string
+	JSON       []byte
+}
+
+type header struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+}
+
+// loadDir reads every *.yaml / *.yml below dir, every document of each, in path order.
+func loadDir(dir string) ([]*Object, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var objects []*Object
+	for _, file := range files {
+		rel, err := filepath.Rel(dir, file)
+		if err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		docs, err := parseDocuments(filepath.ToSlash(rel), data)
+		if err != nil {
+			return nil, err
+		}
+		objects = append(objects, docs...)
+	}
+	return objects, nil
+}
+
+// parseDocuments splits a multi-document YAML stream the way kubectl does
+// (k8s.io/apimachinery's YAML reader) and keeps every document that names a kind.
+func parseDocuments(source string, data []byte) ([]*Object, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var objects []*Object
+	for {
+		doc, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return objects, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+		if len(bytes.TrimSpace(js)) == 0 || string(bytes.TrimSpace(js)) == "null" {
+			continue
+		}
+		var h header
+		if err := yaml.Unmarshal(js, &h); err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+		if h.Kind == "" {
+			continue
+		}
+		objects = append(objects, &Object{
+			Source: source, APIVersion: h.APIVersion, Kind: h.Kind,
+			Name: h.Metadata.Name, Namespace: h.Metadata.Namespace, JSON: js,
+		})
+	}
+}
+
+// instanceOf names the Argo CD a manifest file is applied to. The library writes what a cluster
+// with its own Argo CD needs as <app>--<cluster>.k8s.yaml (README "Central and per-cluster Argo
+// CD"); every other file is for the hub. "" is the hub.
+func instanceOf(source string) string {
+	base := path.Base(source)
+	base = base[:len(base)-len(path.Ext(base))]
+	base = strings.TrimSuffix(base, ".k8s")
+	if i := strings.LastIndex(base, "--"); i >= 0 {
+		return base[i+2:]
+	}
+	return ""
+}
+
+// instances groups the objects by the Argo CD they are applied to, hub first, then by cluster.
+func instances(objects []*Object) ([]string, map[string][]*Object) {
+	by := map[string][]*Object{}
+	for _, obj := range objects {
+		name := instanceOf(obj.Source)
+		by[name] = append(by[name], obj)
+	}
+	names := make([]string, 0, len(by))
+	for name := range by {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, by
+}
+
+// controllerNamespace is the namespace of a per-cluster Argo CD: where its AppProjects are
+// (ArgoCdTopology.perCluster's namespace); the hub's comes from the flag.
+func controllerNamespace(instance string, objects []*Object, hub string) string {
+	if instance == "" {
+		return hub
+	}
+	for _, obj := range objects {
+		if obj.Kind == "AppProject" && obj.Namespace != "" {
+			return obj.Namespace
+		}
+	}
+	return hub
+}
+
+// Fleet is the Argo CD objects one Argo CD instance reads, decoded into Argo CD's own types.
+type Fleet struct {
+	Instance        string // "" for the hub, else the cluster that runs this Argo CD
+	Namespace       string // the Argo CD namespace objects without one are applied to
+	Projects        []*Decoded[v1alpha1.AppProject]
+	ApplicationSets []*Decoded[v1alpha1.ApplicationSet]
+	Applications    []*Decoded[v1alpha1.Application]
+	ClusterSecrets  []*Decoded[corev1.Secret]
+}
+
+// Decoded is an object together with the Argo CD type it decodes to.
+type Decoded[T any] struct {
+	Object *Object
+	Value  T
+}
+
+func decode[T any](obj *Object) (*Decoded[T], error) {
+	d := &Decoded[T]{Object: obj}
+	if err := yaml.Unmarshal(obj.JSON, &d.Value); err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", obj.Source, obj.Kind, obj.Name, err)
+	}
+	return d, nil
+}
+
+// newFleet decodes the objects Argo CD reads. A Secret is stored the way the API server stores
+// it: stringData merged over data (k8s.io/kubernetes pkg/apis/core/v1
+// Convert_v1_Secret_To_core_Secret), because the cluster generator and SecretToCluster read data.
+func newFleet(instance string, objects []*Object, namespace string) (*Fleet, error) {
+	f := &Fleet{Instance: instance, Namespace: namespace}
+	for _, obj := range objects {
+		if obj.Namespace == "" {
+			obj.Namespace = namespace
+		}
+		var err error
+		switch {
+		case obj.APIVersion == "argoproj.io/v1alpha1" && obj.Kind == "AppProject":
+			err = appendDecoded(&f.Projects, obj)
+		case obj.APIVersion == "argoproj.io/v1alpha1" && obj.Kind == "ApplicationSet":
+			err = appendDecoded(&f.ApplicationSets, obj)
+		case obj.APIVersion == "argoproj.io/v1alpha1" && obj.Kind == "Application":
+			err = appendDecoded(&f.Applications, obj)
+		case obj.APIVersion == "v1" && obj.Kind == "Secret":
+			var d *Decoded[corev1.Secret]
+			if d, err = decode[corev1.Secret](obj); err == nil {
+				d.Value.Namespace = obj.Namespace
+				err = storeSecret(&d.Value)
+				if d.Value.Labels[common.LabelKeySecretType] == common.LabelValueSecretTypeCluster {
+					f.ClusterSecrets = append(f.ClusterSecrets, d)
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func appendDecoded[T any](list *[]*Decoded[T], obj *Object) error {
+	d, err := decode[T](obj)
+	if err != nil {
+		return err
+	}
+	if m, ok := any(&d.Value).(interface{ SetNamespace(string) }); ok {
+		m.SetNamespace(obj.Namespace)
+	}
+	*list = append(*list, d)
+	return nil
+}
+
+func storeSecret(s *corev1.Secret) error {
+	var stored core.Secret
+	if err := corev1conv.Convert_v1_Secret_To_core_Secret(s, &stored, nil); err != nil {
+		return fmt.Errorf("secret %s: %w", s.Name, err)
+	}
+	s.Data = stored.Data
+	s.StringData = nil
+	return nil
+}
