@@ -4,8 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
-import * as testkit from '../src/testkit';
-import { ControllerFinding, formatIssues, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
+import { ControllerFinding, formatIssues, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
  * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
@@ -127,7 +126,7 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
 
 /**
  * The test kit's model of the controllers on a directory, labelled as a model; with `before`, also
- * the model of the fleet change (`simulateFleetChange`, where the test kit has it).
+ * the model of the ApplicationSet controller through the fleet change (`simulateFleetChange`).
  */
 export function runModel(dir: string, options: ManifestRunOptions = {}): ModuleReport {
   // `now` is handed on for a model that knows time; today's ignores it
@@ -135,10 +134,7 @@ export function runModel(dir: string, options: ManifestRunOptions = {}): ModuleR
   let findings: ControllerFinding[];
   try {
     findings = simulateManifestDirectory(dir, modelOptions);
-    const fleetChange = (testkit as any).simulateFleetChange;
-    if (options.before !== undefined && typeof fleetChange === 'function') {
-      findings = [...findings, ...fleetChange(readObjects(options.before), readObjects(dir)).findings];
-    }
+    if (options.before !== undefined) findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
   } catch (e) {
     throw new SuiteError(`the test kit model failed on ${dir}: ${firstLine((e as Error).message)}`);
   }
@@ -197,7 +193,7 @@ function readObjects(dir: string): any[] {
         for (const doc of YAML.parseAllDocuments(fs.readFileSync(p, 'utf8'))) {
           const obj = doc.errors.length === 0 ? doc.toJS() : undefined;
           if (obj !== null && typeof obj === 'object') {
-            testkit.setSource(obj, p);
+            setSource(obj, p);
             objects.push(obj);
           }
         }
