@@ -1,3 +1,5 @@
+import { CONTROLLER_FINDING_CODES } from '../src/testkit';
+
 /**
  * What each test kit model code stands for upstream. The model is TypeScript written after the
  * upstream code, not the upstream code itself: every label says `model:` so a reader never takes
@@ -39,10 +41,19 @@ const MODELLED: Record<string, string> = {
   'helm-template-capabilities': 'kargo pkg/promotion/runner/builtin/helm_template_runner.go newInstallAction',
   'argocd-update-timeout-default': 'kargo pkg/promotion/runner/builtin/argocd_updater.go DefaultTimeout',
   'web-metric-non-json-passes': 'argo-rollouts metricproviders/webmetric/webmetric.go parseResponse',
+  'metric-error-on-no-data': 'argo-rollouts utils/evaluate/evaluate.go EvaluateResult (metricproviders/prometheus/prometheus.go processResponse)',
+  'metric-outcome-mismatch': 'argo-rollouts utils/evaluate/evaluate.go EvaluateResult, EvalCondition',
+  'pod-security-restricted': 'k8s.io/pod-security-admission v0.34.9 policy (the restricted checks)',
+  'freight-never-available': 'kargo pkg/api/warehouse.go ListFreightFromWarehouse, api/v1alpha1/stage_types.go IsFreightAvailable, '
+    + 'api/v1alpha1/freight_types.go GetLongestSoak, pkg/controller/stages/control_flow_stages.go (Freight availability over time)',
+  'freight-late': 'kargo pkg/controller/stages/control_flow_stages.go Reconcile, regular_stages.go Reconcile (when Stages reconcile)',
+  'soak-not-enforced': 'kargo api/v1alpha1/freight_types.go GetLongestSoak, HasSoakedIn',
+  'applicationset-ownership-conflict': 'argo-cd applicationset/controllers/applicationset_controller.go ApplicationSetReconciler.createOrUpdateInCluster',
+  'applicationset-application-outdated': 'argo-cd applicationset/controllers/applicationset_controller.go ApplicationSetReconciler.Reconcile (applicationsSync policy)',
 };
 
 /** The upstream column of a model finding: `model: test kit model of <upstream>`. */
 export function modelUpstream(code: string): string {
   const of = MODELLED[code];
-  return `model: test kit model of ${of ?? `${code} (src/testkit/model/, no upstream function listed in conformance/model-upstream.ts)`}`;
+  return `model: test kit model of ${of ?? CONTROLLER_FINDING_CODES[code] ?? code} (${code}${of ? '' : '; no upstream function listed in conformance/model-upstream.ts'})`;
 }

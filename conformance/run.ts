@@ -73,4 +73,8 @@ function main(): number {
   }
 }
 
-if (require.main === module) process.exitCode = main();
+if (require.main === module) {
+  // a reader that stops early (`| head`) is not a failure of the suite, and no stack trace
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? process.exitCode ?? 0 : 2));
+  process.exitCode = main();
+}

@@ -2,8 +2,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
-import { formatIssues, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
+import { ControllerFinding, formatIssues, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
  * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
@@ -123,13 +124,17 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
   });
 }
 
-/** The test kit's model of the controllers on a directory, labelled as a model. */
+/**
+ * The test kit's model of the controllers on a directory, labelled as a model; with `before`, also
+ * the model of the ApplicationSet controller through the fleet change (`simulateFleetChange`).
+ */
 export function runModel(dir: string, options: ManifestRunOptions = {}): ModuleReport {
-  // `now` is handed on for a model that knows time (Freight availability over time); today's ignores it
+  // `now` is handed on for a model that knows time; today's ignores it
   const modelOptions = { ...(options.now !== undefined ? { now: options.now } : {}) } as SimulateControllersOptions;
-  let findings;
+  let findings: ControllerFinding[];
   try {
     findings = simulateManifestDirectory(dir, modelOptions);
+    if (options.before !== undefined) findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
   } catch (e) {
     throw new SuiteError(`the test kit model failed on ${dir}: ${firstLine((e as Error).message)}`);
   }
@@ -176,6 +181,27 @@ export function formatSummary(reports: ModuleReport[]): string[] {
 export function sortFindings(findings: ConformanceFinding[]): ConformanceFinding[] {
   const key = (f: ConformanceFinding) => [f.source, f.kind, f.namespace ?? '', f.name, f.path, f.code, f.upstream].join('\u0000');
   return [...findings].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** Every object of every YAML file below `dir`, each knowing its file (as simulateManifestDirectory reads them). */
+function readObjects(dir: string): any[] {
+  const objects: any[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {walk(p);} else if (/\.ya?ml$/.test(e.name)) {
+        for (const doc of YAML.parseAllDocuments(fs.readFileSync(p, 'utf8'))) {
+          const obj = doc.errors.length === 0 ? doc.toJS() : undefined;
+          if (obj !== null && typeof obj === 'object') {
+            setSource(obj, p);
+            objects.push(obj);
+          }
+        }
+      }
+    }
+  };
+  walk(dir);
+  return objects;
 }
 
 function countYamlFiles(dir: string): number {

@@ -53,8 +53,15 @@ export function parseGoDuration(text: string): number {
   for (const part of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) {
     ms += Number(part[1]) * DURATION_UNITS[part[2]];
   }
+  // Go durations are int64 nanoseconds: time.ParseDuration refuses a longer one ("invalid duration"),
+  // so Argo CD refuses the window (conformance/property-values.ts found the CLI taking it)
+  if (ms > MAX_GO_DURATION_MS) {
+    throw new Error(`duration "${text}" is longer than a Go duration can be (2562047h47m16.854775807s)`);
+  }
   return ms;
 }
+
+const MAX_GO_DURATION_MS = 9_223_372_036_854.775807;
 
 // building a formatter costs far more than using one: a window of days checks thousands of minutes
 const FORMATS = new Map<string, Intl.DateTimeFormat>();
