@@ -22,6 +22,8 @@ export interface StageSpec {
 
 export interface AppSpec {
   readonly stages: StageSpec[];
+  /** One ApplicationSet for the app with a generator per wave (the library's shape), instead of one per wave. */
+  readonly family?: boolean;
   readonly image?: string;
   readonly syncWindows?: any[];
   readonly projectAnnotations?: Record<string, string>;

@@ -163,7 +163,8 @@ describe('risk flags', () => {
       + 'the old ApplicationSet deletes them and the new one creates them again',
     ]);
     // one ApplicationSet per app (the library's shape): the same moves change the Applications in place
-    const inPlace = riskFlags(diffTrees(tree({ api: { ...API, family: true } }), tree({ api: { ...withProdWaves(prod(1, 2), prod(3, 4, 5, 6, 7)), family: true } })));
+    const regroupedFamily: AppSpec = { ...withProdWaves(prod(1, 2), prod(3, 4, 5, 6, 7)), family: true };
+    const inPlace = riskFlags(diffTrees(tree({ api: { ...API, family: true } }), tree({ api: regroupedFamily })));
     expect(inPlace.filter((r) => r.code === 'recreates-applications')).toEqual([]);
   });
 });

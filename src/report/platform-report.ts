@@ -6,8 +6,8 @@ import { ClusterFleet } from '../fleet/cluster-fleet';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
-import { mdCode, mdText, mermaidText } from '../util/markdown';
 import { toGoDuration } from '../util/duration';
+import { mdCode, mdText, mermaidText } from '../util/markdown';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's

@@ -166,7 +166,8 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
 function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
   into: { templates: RenderedTemplate[]; references: Array<{ name: string; kind: string }> }): string[] {
   const name = `${ctx.kargoStage}-${SOAK_CHECK_NAME}`;
-  into.templates.push({ name, labels: { ...labels }, spec: { metrics: [soakMetric(soak, labels, ctx.jobs)], dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
+  const metrics = [soakMetric(soak, labels, ctx.jobs)];
+  into.templates.push({ name, labels: { ...labels }, spec: { metrics, dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
   into.references.push({ name, kind: 'AnalysisTemplate' });
   return checks.some(c => c.name === SOAK_CHECK_NAME)
     ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(name)}) `
