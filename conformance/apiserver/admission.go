@@ -58,7 +58,7 @@ func (a *admitter) admit(obj Object, r *Report) {
 	s := a.version.structural
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(obj.JSON); err != nil {
-		r.add(obj.finding("", "schema-invalid", "k8s.io/apimachinery@v0.34.3 k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured.UnmarshalJSON", "the api server cannot decode the %s: %v", strings.ToLower(obj.Kind), err))
+		r.Add(obj.Finding("", "schema-invalid", "k8s.io/apimachinery@v0.34.3 k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured.UnmarshalJSON", "the api server cannot decode the %s: %v", strings.ToLower(obj.Kind), err))
 		return
 	}
 	original := u.DeepCopy().Object
@@ -69,17 +69,17 @@ func (a *admitter) admit(obj Object, r *Report) {
 		requestNamespace = StandInNamespace
 	}
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(requestNamespace, a.version.namespaced), u); err != nil {
-		r.add(obj.finding("/metadata/namespace", "schema-invalid", "k8s.io/apiserver@v0.34.3 k8s.io/apiserver/pkg/registry/rest.EnsureObjectNamespaceMatchesRequestNamespace", "the api server refuses the %s: %v", strings.ToLower(obj.Kind), err))
+		r.Add(obj.Finding("/metadata/namespace", "schema-invalid", "k8s.io/apiserver@v0.34.3 k8s.io/apiserver/pkg/registry/rest.EnsureObjectNamespaceMatchesRequestNamespace", "the api server refuses the %s: %v", strings.ToLower(obj.Kind), err))
 		return
 	}
 	ctx := context.Background()
 	a.prepare(ctx, u)
 	errs := a.validate(ctx, u)
 	if len(errs) == 0 {
-		r.count("admitted")
+		r.Count("admitted")
 		return
 	}
-	r.count("refused")
+	r.Count("refused")
 	// Which upstream function decided each error: the strategy's list is the verdict, the
 	// separate calls only attribute its entries.
 	celErrs, _ := a.cel.Validate(ctx, nil, s, u.Object, nil, celconfig.RuntimeCELCostBudget)
@@ -96,7 +96,7 @@ func (a *admitter) admit(obj Object, r *Report) {
 		code, fn := "schema-invalid", upstream("pkg/registry/customresource", "NewStrategy(...).Validate")
 		if e.Field == "<nil>" {
 			// hasBlockingErr: the CEL rules were skipped because of the errors above.
-			r.add(obj.finding("", "cel-rules-skipped", fn, "the api server did not evaluate the cel rules of the %s: %s", strings.ToLower(obj.Kind), e.Detail))
+			r.Add(obj.Finding("", "cel-rules-skipped", fn, "the api server did not evaluate the cel rules of the %s: %s", strings.ToLower(obj.Kind), e.Detail))
 			continue
 		}
 		for _, d := range decidedBy {
@@ -105,7 +105,7 @@ func (a *admitter) admit(obj Object, r *Report) {
 				break
 			}
 		}
-		r.add(obj.finding(pointer(original, e.Field), code, fn, "the api server refuses the %s: %s", strings.ToLower(obj.Kind), e.Error()))
+		r.Add(obj.Finding(pointer(original, e.Field), code, fn, "the api server refuses the %s: %s", strings.ToLower(obj.Kind), e.Error()))
 	}
 }
 
@@ -116,13 +116,13 @@ func (a *admitter) prune(obj Object, u *unstructured.Unstructured, original map[
 	kind, apiVersion := u.GetKind(), u.GetAPIVersion()
 	meta, found, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
 	if err != nil {
-		r.add(obj.finding("/metadata", "schema-invalid", upstream("pkg/apiserver/schema/objectmeta", "GetObjectMetaWithOptions"), "the api server cannot decode metadata: %v", err))
+		r.Add(obj.Finding("/metadata", "schema-invalid", upstream("pkg/apiserver/schema/objectmeta", "GetObjectMetaWithOptions"), "the api server cannot decode metadata: %v", err))
 		return
 	}
 	report := func(paths []string, fn string) {
 		for _, p := range paths {
 			ptr := pointer(original, p)
-			r.add(obj.finding(ptr, "field-pruned", fn, "the api server silently drops %s (value %s): the pinned schema of %s has no such field", p, show(lookup(original, ptr)), a.version.source))
+			r.Add(obj.Finding(ptr, "field-pruned", fn, "the api server silently drops %s (value %s): the pinned schema of %s has no such field", p, show(lookup(original, ptr)), a.version.source))
 		}
 	}
 	report(metaUnknown, upstream("pkg/apiserver/schema/objectmeta", "GetObjectMetaWithOptions"))
@@ -130,7 +130,7 @@ func (a *admitter) prune(obj Object, u *unstructured.Unstructured, original map[
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
 	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, s, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	if ferr != nil {
-		r.add(obj.finding(pointer(original, ferr.Field), "schema-invalid", upstream("pkg/apiserver/schema/objectmeta", "CoerceWithOptions"), "the api server refuses the %s: %s", strings.ToLower(obj.Kind), ferr.Error()))
+		r.Add(obj.Finding(pointer(original, ferr.Field), "schema-invalid", upstream("pkg/apiserver/schema/objectmeta", "CoerceWithOptions"), "the api server refuses the %s: %s", strings.ToLower(obj.Kind), ferr.Error()))
 	}
 	report(paths, upstream("pkg/apiserver/schema/objectmeta", "CoerceWithOptions"))
 	u.SetKind(kind)
@@ -138,7 +138,7 @@ func (a *admitter) prune(obj Object, u *unstructured.Unstructured, original map[
 	if found {
 		_ = schemaobjectmeta.SetObjectMeta(u.Object, meta)
 	}
-	r.count("pruning checked")
+	r.Count("pruning checked")
 }
 
 func contains(list field.ErrorList, e *field.Error) bool {

@@ -52,7 +52,7 @@ func widget(spec string) string {
 }
 
 func findings(r *Report) string {
-	r.sort()
+	r.Sort()
 	var out []string
 	for _, f := range r.Findings {
 		out = append(out, f.Path+" "+f.Code)

@@ -6,7 +6,7 @@ require (
 	k8s.io/apiextensions-apiserver v0.34.3
 	k8s.io/apimachinery v0.34.3
 	k8s.io/apiserver v0.34.3
-	sigs.k8s.io/yaml v1.6.0
+	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 require (
@@ -97,3 +97,7 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0 // indirect
 )
+
+require github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite v0.0.0
+
+replace github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite => ../lib/suite

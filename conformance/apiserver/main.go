@@ -5,12 +5,13 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 func main() {
@@ -18,83 +19,57 @@ func main() {
 }
 
 func run(argv []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("apiserver", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	manifests := flags.String("manifests", "", "a directory of synthesized YAML")
-	before := flags.String("before", "", "the same platform synthesized before a change (not compared by this module)")
-	values := flags.String("values", "", "a JSON array of {kind, value, accepted}: no kind is checked by this module")
-	schemas := flags.String("schemas", "", "the schema bundle (default: imports/schema-bundle.json of the project holding --manifests)")
-	if err := flags.Parse(argv); err != nil {
-		return 2
-	}
-	if (*manifests == "") == (*values == "") || flags.NArg() > 0 {
-		fmt.Fprintln(stderr, "apiserver: give exactly one of --manifests DIR or --values FILE")
-		return 2
+	flags := suite.NewFlags("apiserver", "a JSON array of {kind, value, accepted}: no kind is checked by this module", stderr)
+	schemas := flags.Set.String("schemas", "", "the schema bundle (default: imports/schema-bundle.json of the project holding --manifests)")
+	if !flags.Parse(argv) {
+		return suite.ExitFailed
 	}
 	report := newReport()
-	if *values != "" {
+	if flags.Values != "" {
 		// The protocol's value kinds are Go parsers checked by conformance/rollouts and argocd.
-		if _, err := os.ReadFile(*values); err != nil {
-			fmt.Fprintf(stderr, "apiserver: %v\n", err)
-			return 2
+		if _, err := os.ReadFile(flags.Values); err != nil {
+			return suite.Fail("apiserver", err, stderr)
 		}
-		return write(report, stdout, stderr)
-	}
-	if *before != "" {
-		if info, err := os.Stat(*before); err != nil || !info.IsDir() {
-			fmt.Fprintf(stderr, "apiserver: --before %s is not a readable directory\n", *before)
-			return 2
-		}
+		return suite.Finish("apiserver", report, stdout, stderr)
 	}
 	file := *schemas
 	if file == "" {
-		found, err := findBundle(*manifests)
+		found, err := findBundle(flags.Manifests)
 		if err != nil {
-			fmt.Fprintf(stderr, "apiserver: %v\n", err)
-			return 2
+			return suite.Fail("apiserver", err, stderr)
 		}
 		file = found
 	}
 	crds, err := loadBundle(file)
 	if err != nil {
-		fmt.Fprintf(stderr, "apiserver: %v\n", err)
-		return 2
+		return suite.Fail("apiserver", err, stderr)
 	}
-	objects, err := readManifests(*manifests)
+	objects, err := readManifests(flags.Manifests)
 	if err != nil {
-		fmt.Fprintf(stderr, "apiserver: %v\n", err)
-		return 2
+		return suite.Fail("apiserver", err, stderr)
 	}
 	checkManifests(objects, crds, report)
-	return write(report, stdout, stderr)
-}
-
-func write(report *Report, stdout, stderr io.Writer) int {
-	if err := report.write(stdout); err != nil {
-		fmt.Fprintf(stderr, "apiserver: %v\n", err)
-		return 2
-	}
-	return 0
+	return suite.Finish("apiserver", report, stdout, stderr)
 }
 
 // checkManifests admits every object whose group and kind has a pinned CRD.
 func checkManifests(objects []Object, crds map[crdKey]map[string]*servedVersion, r *Report) {
 	admitters := map[schema.GroupVersionKind]*admitter{}
 	for _, obj := range objects {
-		r.count("objects")
+		r.Count("objects")
 		gv, err := schema.ParseGroupVersion(obj.APIVersion)
 		if err != nil {
 			continue
 		}
 		versions, pinned := crds[crdKey{gv.Group, obj.Kind}]
 		if !pinned {
-			r.count("objects without a pinned crd (not checked)")
+			r.Count("objects without a pinned crd (not checked)")
 			continue
 		}
-		r.count("objects/" + obj.Kind)
+		r.Count("objects/" + obj.Kind)
 		sv, served := versions[gv.Version]
 		if !served {
-			r.add(obj.finding("/apiVersion", "version-not-served", upstream("pkg/apiserver", "crdHandler.ServeHTTP"), "the api server answers 404: %s %s is not a served version of the pinned crd (served: %v)", obj.APIVersion, obj.Kind, keys(versions)))
+			r.Add(obj.Finding("/apiVersion", "version-not-served", upstream("pkg/apiserver", "crdHandler.ServeHTTP"), "the api server answers 404: %s %s is not a served version of the pinned crd (served: %v)", obj.APIVersion, obj.Kind, keys(versions)))
 			continue
 		}
 		gvk := gv.WithKind(obj.Kind)
@@ -112,5 +87,6 @@ func keys(m map[string]*servedVersion) []string {
 	for k := range m {
 		out = append(out, k)
 	}
-	return sortedStrings(out)
+	sort.Strings(out)
+	return out
 }

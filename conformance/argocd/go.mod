@@ -210,3 +210,7 @@ replace (
 	k8s.io/sample-cli-plugin => k8s.io/sample-cli-plugin v0.36.1
 	k8s.io/sample-controller => k8s.io/sample-controller v0.36.1
 )
+
+require github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite v0.0.0
+
+replace github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite => ../lib/suite

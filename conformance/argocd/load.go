@@ -1,114 +1,38 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	core "k8s.io/kubernetes/pkg/apis/core"
 	corev1conv "k8s.io/kubernetes/pkg/apis/core/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/argoproj/argo-cd/v3/common"
 	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 // Object is one YAML document of the manifests directory, with where it came from.
-type Object struct {
-	Source     string // path relative to the manifests directory
-	APIVersion string
-	Kind       string
-	Name       string
-	Namespace  string
-	JSON       []byte
-}
+type Object = suite.Object
 
-type header struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name      string `json:"name"`
-		Namespace string `json:"namespace"`
-	} `json:"metadata"`
-}
-
-// loadDir reads every *.yaml / *.yml below dir, every document of each, in path order.
+// loadDir reads every *.yaml / *.yml below dir, every document of each, in path order, and keeps
+// every document that names a kind.
 func loadDir(dir string) ([]*Object, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			files = append(files, path)
-		}
-		return nil
-	})
+	all, err := suite.ReadManifests(dir)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	var objects []*Object
-	for _, file := range files {
-		rel, err := filepath.Rel(dir, file)
-		if err != nil {
-			return nil, err
+	for i := range all {
+		if all[i].Kind != "" {
+			objects = append(objects, &all[i])
 		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		docs, err := parseDocuments(filepath.ToSlash(rel), data)
-		if err != nil {
-			return nil, err
-		}
-		objects = append(objects, docs...)
 	}
 	return objects, nil
-}
-
-// parseDocuments splits a multi-document YAML stream the way kubectl does
-// (k8s.io/apimachinery's YAML reader) and keeps every document that names a kind.
-func parseDocuments(source string, data []byte) ([]*Object, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var objects []*Object
-	for {
-		doc, err := reader.Read()
-		if errors.Is(err, io.EOF) {
-			return objects, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
-		}
-		js, err := yaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
-		}
-		if len(bytes.TrimSpace(js)) == 0 || string(bytes.TrimSpace(js)) == "null" {
-			continue
-		}
-		var h header
-		if err := yaml.Unmarshal(js, &h); err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
-		}
-		if h.Kind == "" {
-			continue
-		}
-		objects = append(objects, &Object{
-			Source: source, APIVersion: h.APIVersion, Kind: h.Kind,
-			Name: h.Metadata.Name, Namespace: h.Metadata.Namespace, JSON: js,
-		})
-	}
 }
 
 // instanceOf names the Argo CD a manifest file is applied to. The library writes what a cluster

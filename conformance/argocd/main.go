@@ -18,6 +18,8 @@ import (
 	"time"
 
 	log "github.com/sirupsen/logrus"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 type options struct {
@@ -125,18 +127,18 @@ func main() {
 	log.SetOutput(io.Discard)
 	o, err := parseFlags(os.Args[1:])
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "argocd conformance:", err)
-		os.Exit(2)
+		os.Exit(suite.Fail(command, err, os.Stderr))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r, err := run(ctx, o)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "argocd conformance:", err)
-		os.Exit(2)
+		os.Exit(suite.Fail(command, err, os.Stderr))
 	}
-	if err := r.write(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "argocd conformance:", err)
-		os.Exit(2)
+	if code := suite.Finish(command, r, os.Stdout, os.Stderr); code != suite.ExitRan {
+		os.Exit(code)
 	}
 }
+
+// command prefixes every reason the command gives on stderr.
+const command = "argocd conformance"

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
-	"sort"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 // argoCD is the module every finding's upstream function comes from; the pinned version, so a
@@ -15,57 +15,23 @@ func upstream(pkg, function string) string {
 	return argoCD + " github.com/argoproj/argo-cd/v3/" + pkg + "." + function
 }
 
-// Finding is one problem Argo CD's own code reports for one synthesized object.
-type Finding struct {
-	Source     string `json:"source"`
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Namespace  string `json:"namespace"`
-	Path       string `json:"path"`
-	Code       string `json:"code"`
-	Message    string `json:"message"`
-	Upstream   string `json:"upstream"`
-}
+// Finding and the report shape of CONFORMANCE-PROTOCOL.md are the suite's.
+type Finding = suite.Finding
 
-// Report is the one JSON document the command prints.
-type Report struct {
-	Module   string         `json:"module"`
-	Counted  map[string]int `json:"counted"`
-	Findings []Finding      `json:"findings"`
-}
+// Report is the protocol's report, counting and adding the way this module's checks do.
+type Report struct{ suite.Report }
 
 func newReport() *Report {
-	return &Report{Module: "argocd", Counted: map[string]int{}, Findings: []Finding{}}
+	return &Report{*suite.NewReport("argocd")}
 }
 
 func (r *Report) count(what string, n int) { r.Counted[what] += n }
 
 // add records a finding about obj; obj carries source, apiVersion, kind, name and namespace.
 func (r *Report) add(obj *Object, path, code, message, decidedBy string) {
-	r.Findings = append(r.Findings, Finding{
-		Source: obj.Source, APIVersion: obj.APIVersion, Kind: obj.Kind, Name: obj.Name,
-		Namespace: obj.Namespace, Path: path, Code: code, Message: message, Upstream: decidedBy,
-	})
+	r.Add(obj.Finding(path, code, decidedBy, "%s", message))
 }
 
 // write prints the report with findings in the protocol's order, so two runs are byte-identical
 // (map keys are sorted by encoding/json).
-func (r *Report) write(w io.Writer) error {
-	sort.SliceStable(r.Findings, func(i, j int) bool {
-		a, b := r.Findings[i], r.Findings[j]
-		for _, p := range [][2]string{
-			{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name},
-			{a.Path, b.Path}, {a.Code, b.Code}, {a.Message, b.Message},
-		} {
-			if p[0] != p[1] {
-				return p[0] < p[1]
-			}
-		}
-		return false
-	})
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
-}
+func (r *Report) write(w io.Writer) error { return r.Write(w) }

@@ -1,31 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 // Value is one entry of a --values file: a value the library judged, and its verdict.
-type Value struct {
-	Kind     string `json:"kind"`
-	Value    string `json:"value"`
-	Accepted bool   `json:"accepted"`
-}
+type Value = suite.Value
 
-func readValues(file string) ([]Value, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	var values []Value
-	if err := json.Unmarshal(data, &values); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return values, nil
-}
+func readValues(file string) ([]Value, error) { return suite.ReadValues(file) }
 
 // cronVerdict is Argo CD's verdict on a sync-window schedule: SyncWindow.Validate parses it with
 // the parser every sync-window evaluation uses (cron.NewParser(Minute|Hour|Dom|Month|Dow), no

@@ -10,7 +10,7 @@ require (
 	github.com/sirupsen/logrus v1.9.3
 	k8s.io/apimachinery v0.34.1
 	k8s.io/utils v0.0.0-20250604170112-4c0f3b243397
-	sigs.k8s.io/yaml v1.6.0
+	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 require (
@@ -107,3 +107,7 @@ replace k8s.io/sample-controller => k8s.io/sample-controller v0.34.1
 replace k8s.io/cri-client => k8s.io/cri-client v0.34.1
 
 replace k8s.io/externaljwt => k8s.io/externaljwt v0.34.1
+
+require github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite v0.0.0
+
+replace github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite => ../lib/suite

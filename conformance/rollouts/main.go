@@ -3,11 +3,11 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 func main() {
@@ -15,45 +15,25 @@ func main() {
 }
 
 func run(argv []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("rollouts", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	manifests := flags.String("manifests", "", "a directory of synthesized YAML")
-	before := flags.String("before", "", "the same platform synthesized before a change (not compared by this module)")
-	values := flags.String("values", "", "a JSON array of {kind, value, accepted} to compare with the Go parsers")
-	if err := flags.Parse(argv); err != nil {
-		return 2
-	}
-	if (*manifests == "") == (*values == "") || flags.NArg() > 0 {
-		fmt.Fprintln(stderr, "rollouts: give exactly one of --manifests DIR or --values FILE")
-		return 2
+	flags := suite.NewFlags("rollouts", "a JSON array of {kind, value, accepted} to compare with the Go parsers", stderr)
+	if !flags.Parse(argv) {
+		return suite.ExitFailed
 	}
 	report := newReport()
-	if *values != "" {
-		vs, err := readValues(*values)
+	if flags.Values != "" {
+		vs, err := readValues(flags.Values)
 		if err != nil {
-			fmt.Fprintf(stderr, "rollouts: %v\n", err)
-			return 2
+			return suite.Fail("rollouts", err, stderr)
 		}
-		checkValues(filepath.Base(*values), vs, report)
+		checkValues(filepath.Base(flags.Values), vs, report)
 	} else {
-		if *before != "" {
-			if info, err := os.Stat(*before); err != nil || !info.IsDir() {
-				fmt.Fprintf(stderr, "rollouts: --before %s is not a readable directory\n", *before)
-				return 2
-			}
-		}
-		objects, err := readManifests(*manifests)
+		objects, err := readManifests(flags.Manifests)
 		if err != nil {
-			fmt.Fprintf(stderr, "rollouts: %v\n", err)
-			return 2
+			return suite.Fail("rollouts", err, stderr)
 		}
 		checkManifests(objects, report)
 	}
-	if err := report.write(stdout); err != nil {
-		fmt.Fprintf(stderr, "rollouts: %v\n", err)
-		return 2
-	}
-	return 0
+	return suite.Finish("rollouts", report, stdout, stderr)
 }
 
 // checkManifests evaluates every AnalysisTemplate and ClusterAnalysisTemplate.
@@ -61,7 +41,7 @@ func checkManifests(objects []Object, r *Report) {
 	web := newWebServer()
 	defer web.close()
 	for _, obj := range objects {
-		r.count("objects")
+		r.Count("objects")
 		if obj.APIVersion == "argoproj.io/v1alpha1" && (obj.Kind == "AnalysisTemplate" || obj.Kind == "ClusterAnalysisTemplate") {
 			checkAnalysisTemplate(obj, r, web)
 		}

@@ -55,16 +55,16 @@ func quietLog() logrus.Entry {
 
 // checkAnalysisTemplate evaluates every metric of one (Cluster)AnalysisTemplate on recorded answers.
 func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
-	r.count(obj.Kind)
+	r.Count(obj.Kind)
 	var t template
 	if err := json.Unmarshal(obj.JSON, &t); err != nil {
-		r.add(obj.finding("/spec", "template-undecodable", upstream("pkg/apis/rollouts/v1alpha1", "AnalysisTemplateSpec"), "the %s does not decode into rollouts' own type: %v", strings.ToLower(obj.Kind), err))
+		r.Add(obj.Finding("/spec", "template-undecodable", upstream("pkg/apis/rollouts/v1alpha1", "AnalysisTemplateSpec"), "the %s does not decode into rollouts' own type: %v", strings.ToLower(obj.Kind), err))
 		return
 	}
 	outcomes := map[string]outcome{}
 	if text, ok := t.Metadata.Annotations[OutcomesAnnotation]; ok {
 		if err := json.Unmarshal([]byte(text), &outcomes); err != nil {
-			r.add(obj.finding("/metadata/annotations/"+escapePointer(OutcomesAnnotation), "metric-outcomes-unreadable", "std@"+runtime.Version()+" encoding/json.Unmarshal", "annotation %s is not a json object of metric name to {noData, nan}: %v", OutcomesAnnotation, err))
+			r.Add(obj.Finding("/metadata/annotations/"+escapePointer(OutcomesAnnotation), "metric-outcomes-unreadable", "std@"+runtime.Version()+" encoding/json.Unmarshal", "annotation %s is not a json object of metric name to {noData, nan}: %v", OutcomesAnnotation, err))
 		}
 	}
 	// Resolved as the controller does before measuring (reconcileAnalysisRun): a metric whose
@@ -75,7 +75,7 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 	for i, metric := range t.Spec.Metrics {
 		m, err := analysisutil.ResolveMetricArgs(metric, args)
 		if err != nil {
-			r.add(obj.finding(fmt.Sprintf("/spec/metrics/%d", i), "metric-args-unresolved", upstream("utils/analysis", "ResolveMetricArgs"), "metric %q: the analysis run ends in Error before measuring: %v", metric.Name, err))
+			r.Add(obj.Finding(fmt.Sprintf("/spec/metrics/%d", i), "metric-args-unresolved", upstream("utils/analysis", "ResolveMetricArgs"), "metric %q: the analysis run ends in Error before measuring: %v", metric.Name, err))
 			continue
 		}
 		resolved[i] = m
@@ -83,7 +83,7 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 	}
 	if len(all) == len(t.Spec.Metrics) {
 		if err := analysisutil.ValidateMetrics(all); err != nil {
-			r.add(obj.finding("/spec/metrics", "metric-spec-invalid", upstream("utils/analysis", "ValidateMetrics"), "the analysis run ends in Error (\"analysis spec invalid\") before measuring: %v", err))
+			r.Add(obj.Finding("/spec/metrics", "metric-spec-invalid", upstream("utils/analysis", "ValidateMetrics"), "the analysis run ends in Error (\"analysis spec invalid\") before measuring: %v", err))
 		}
 	}
 	for i, m := range resolved {
@@ -92,25 +92,25 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 		}
 		metric := t.Spec.Metrics[i]
 		path := fmt.Sprintf("/spec/metrics/%d", i)
-		r.count("metrics")
+		r.Count("metrics")
 		expected, documented := outcomes[metric.Name]
 		var evals []Evaluation
 		switch {
 		case m.Provider.Prometheus != nil:
-			r.count("metrics/prometheus")
+			r.Count("metrics/prometheus")
 			evals = runPrometheus(obj, *m, r, path)
 		case m.Provider.Web != nil:
-			r.count("metrics/web")
+			r.Count("metrics/web")
 			evals = runWeb(obj, *m, r, path, web, documented && expected.NoData != "")
 		case m.Provider.Job != nil:
-			r.count("metrics/job (not evaluated)")
+			r.Count("metrics/job (not evaluated)")
 			continue
 		default:
-			r.count("metrics/other provider (not evaluated)")
+			r.Count("metrics/other provider (not evaluated)")
 			continue
 		}
 		for _, e := range evals {
-			r.count(fmt.Sprintf("evaluations/%s/%s/%s", e.Provider, e.Case, e.Phase))
+			r.Count(fmt.Sprintf("evaluations/%s/%s/%s", e.Provider, e.Case, e.Phase))
 			r.Evaluations = append(r.Evaluations, e)
 		}
 		if documented {
@@ -149,7 +149,7 @@ func compareOutcomes(obj Object, metric, path string, expected outcome, evals []
 		if e.Provider == "web" {
 			upstreamFn = upstream("metricproviders/webmetric", "Provider.Run")
 		}
-		r.add(obj.finding(path, "metric-outcome-mismatch", upstreamFn, "metric %q: annotation %s documents %q on %s, rollouts decides %s%s", metric, OutcomesAnnotation, documented, e.Case, e.Phase, because(e.Message)))
+		r.Add(obj.Finding(path, "metric-outcome-mismatch", upstreamFn, "metric %q: annotation %s documents %q on %s, rollouts decides %s%s", metric, OutcomesAnnotation, documented, e.Case, e.Phase, because(e.Message)))
 	}
 }
 

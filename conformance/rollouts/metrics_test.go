@@ -24,7 +24,7 @@ func analyze(t *testing.T, manifest string) *Report {
 }
 
 func codes(r *Report) []string {
-	r.sort()
+	r.Sort()
 	var out []string
 	for _, f := range r.Findings {
 		out = append(out, f.Path+" "+f.Code)

@@ -63,18 +63,18 @@ func runPrometheus(obj Object, m v1alpha1.Metric, r *Report, path string) []Eval
 	for _, c := range cases {
 		provider, err := prometheus.NewPrometheusProvider(recordedAPI{samples: c.samples}, quietLog(), m)
 		if err != nil {
-			r.add(obj.finding(path+"/provider/prometheus", "metric-provider-invalid", upstream("metricproviders/prometheus", "NewPrometheusProvider"), "metric %q: rollouts cannot build its prometheus provider: %v", m.Name, err))
+			r.Add(obj.Finding(path+"/provider/prometheus", "metric-provider-invalid", upstream("metricproviders/prometheus", "NewPrometheusProvider"), "metric %q: rollouts cannot build its prometheus provider: %v", m.Name, err))
 			return nil
 		}
 		measurement := provider.Run(&v1alpha1.AnalysisRun{}, m)
 		phases[c.name] = measurement.Phase
 		evals = append(evals, Evaluation{Source: obj.Source, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name, Metric: m.Name, Provider: "prometheus", Case: c.name, Phase: string(measurement.Phase), Value: measurement.Value, Message: measurement.Message})
 		if measurement.Phase == v1alpha1.AnalysisPhaseError {
-			r.add(obj.finding(path, "metric-error-on-answer", evalFn, "metric %q: on %s (answer %s) the measurement ends in Error: %s; the run errors instead of passing or failing: guard the condition (e.g. len(result) > 0)", m.Name, c.name, answer(c.samples), measurement.Message))
+			r.Add(obj.Finding(path, "metric-error-on-answer", evalFn, "metric %q: on %s (answer %s) the measurement ends in Error: %s; the run errors instead of passing or failing: guard the condition (e.g. len(result) > 0)", m.Name, c.name, answer(c.samples), measurement.Message))
 		}
 	}
 	if phases[caseBelow] != v1alpha1.AnalysisPhaseSuccessful && phases[caseAbove] != v1alpha1.AnalysisPhaseSuccessful {
-		r.add(obj.finding(path, "healthy-answer-not-passing", evalFn, "metric %q: neither a series below (%v) nor one above (%v) the threshold passes (success %q, failure %q): phases %s and %s", m.Name, below, above, m.SuccessCondition, m.FailureCondition, phases[caseBelow], phases[caseAbove]))
+		r.Add(obj.Finding(path, "healthy-answer-not-passing", evalFn, "metric %q: neither a series below (%v) nor one above (%v) the threshold passes (success %q, failure %q): phases %s and %s", m.Name, below, above, m.SuccessCondition, m.FailureCondition, phases[caseBelow], phases[caseAbove]))
 	}
 	return evals
 }

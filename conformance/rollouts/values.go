@@ -3,12 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"runtime"
 
 	"github.com/Masterminds/semver/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
 // The versions of the parsers the module links; values_test.go checks them against go.mod.
@@ -16,13 +17,6 @@ const (
 	semverModule       = "github.com/Masterminds/semver/v3@v3.4.0"
 	apimachineryModule = "k8s.io/apimachinery@v0.34.1"
 )
-
-// Value is one verdict of the library on a string it parses the way an upstream controller will.
-type Value struct {
-	Kind     string `json:"kind"`
-	Value    string `json:"value"`
-	Accepted bool   `json:"accepted"`
-}
 
 // goParser is the Go function the controller parses one kind of value with.
 type goParser struct {
@@ -57,14 +51,11 @@ var parsers = map[string]goParser{
 // notHere are kinds another conformance module checks.
 var notHere = map[string]bool{"cron": true}
 
+// readValues reads a --values file and refuses a kind no conformance module checks.
 func readValues(file string) ([]Value, error) {
-	data, err := os.ReadFile(file)
+	values, err := suite.ReadValues(file)
 	if err != nil {
 		return nil, err
-	}
-	var values []Value
-	if err := json.Unmarshal(data, &values); err != nil {
-		return nil, fmt.Errorf("%s is not a json array of {kind, value, accepted}: %w", file, err)
 	}
 	for i, v := range values {
 		if _, ok := parsers[v.Kind]; !ok && !notHere[v.Kind] {
@@ -79,21 +70,21 @@ func readValues(file string) ([]Value, error) {
 func checkValues(source string, values []Value, r *Report) {
 	for i, v := range values {
 		if notHere[v.Kind] {
-			r.count(fmt.Sprintf("values/%s (checked by another module)", v.Kind))
+			r.Count(fmt.Sprintf("values/%s (checked by another module)", v.Kind))
 			continue
 		}
 		p := parsers[v.Kind]
-		r.count("values/" + v.Kind)
+		r.Count("values/" + v.Kind)
 		err := p.parse(v.Value)
 		switch {
 		case v.Accepted && err != nil:
-			r.count(fmt.Sprintf("values/%s/library-accepts-go-refuses", v.Kind))
-			r.add(Finding{Source: source, Path: fmt.Sprintf("/%d/value", i), Code: "value-refused-upstream", Upstream: p.upstream,
+			r.Count(fmt.Sprintf("values/%s/library-accepts-go-refuses", v.Kind))
+			r.Add(Finding{Source: source, Path: fmt.Sprintf("/%d/value", i), Code: "value-refused-upstream", Upstream: p.upstream,
 				Message: fmt.Sprintf("the library accepts %s %q but %s refuses it (%v): %s", v.Kind, v.Value, p.upstream, err, p.where)})
 		case !v.Accepted && err == nil:
-			r.count(fmt.Sprintf("values/%s/library-refuses-go-accepts", v.Kind))
+			r.Count(fmt.Sprintf("values/%s/library-refuses-go-accepts", v.Kind))
 		default:
-			r.count(fmt.Sprintf("values/%s/agree", v.Kind))
+			r.Count(fmt.Sprintf("values/%s/agree", v.Kind))
 		}
 	}
 }

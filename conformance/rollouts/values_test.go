@@ -9,20 +9,20 @@ import (
 
 func TestValues(t *testing.T) {
 	values := []Value{
-		{"regex", `^v1\.\d+$`, true},
-		{"regex", `^v1(\.`, true},
-		{"regex", `(?<name>x)`, false},
-		{"semver", ">=1.2.0 <2.0.0", true},
-		{"semver", "^1.x || ~2.3", true},
-		{"semver", ">=1.2.0 !! <2", true},
-		{"duration", "1h30m", true},
-		{"duration", "5 minutes", true},
-		{"duration", "1d", false},
-		{"cron", "* * * * *", true},
+		{Kind: "regex", Value: `^v1\.\d+$`, Accepted: true},
+		{Kind: "regex", Value: `^v1(\.`, Accepted: true},
+		{Kind: "regex", Value: `(?<name>x)`, Accepted: false},
+		{Kind: "semver", Value: ">=1.2.0 <2.0.0", Accepted: true},
+		{Kind: "semver", Value: "^1.x || ~2.3", Accepted: true},
+		{Kind: "semver", Value: ">=1.2.0 !! <2", Accepted: true},
+		{Kind: "duration", Value: "1h30m", Accepted: true},
+		{Kind: "duration", Value: "5 minutes", Accepted: true},
+		{Kind: "duration", Value: "1d", Accepted: false},
+		{Kind: "cron", Value: "* * * * *", Accepted: true},
 	}
 	r := newReport()
 	checkValues("values.json", values, r)
-	r.sort()
+	r.Sort()
 	var got []string
 	for _, f := range r.Findings {
 		got = append(got, f.Path+" "+f.Code)

@@ -118,12 +118,12 @@ func runWeb(obj Object, metric v1alpha1.Metric, r *Report, path string, w *webSe
 	m := w.local(metric)
 	parser, err := webmetric.NewWebMetricJsonParser(m)
 	if err != nil {
-		r.add(obj.finding(path+"/provider/web/jsonPath", "metric-provider-invalid", upstream("metricproviders/webmetric", "NewWebMetricJsonParser"), "metric %q: rollouts cannot parse jsonPath %q: %v", m.Name, m.Provider.Web.JSONPath, err))
+		r.Add(obj.Finding(path+"/provider/web/jsonPath", "metric-provider-invalid", upstream("metricproviders/webmetric", "NewWebMetricJsonParser"), "metric %q: rollouts cannot parse jsonPath %q: %v", m.Name, m.Provider.Web.JSONPath, err))
 		return nil
 	}
 	client, err := webmetric.NewWebMetricHttpClient(m)
 	if err != nil {
-		r.add(obj.finding(path+"/provider/web", "metric-provider-invalid", upstream("metricproviders/webmetric", "NewWebMetricHttpClient"), "metric %q: rollouts cannot build its http client: %v", m.Name, err))
+		r.Add(obj.Finding(path+"/provider/web", "metric-provider-invalid", upstream("metricproviders/webmetric", "NewWebMetricHttpClient"), "metric %q: rollouts cannot build its http client: %v", m.Name, err))
 		return nil
 	}
 	provider := webmetric.NewWebMetricProvider(quietLog(), client, parser)
@@ -154,9 +154,9 @@ func runWeb(obj Object, metric v1alpha1.Metric, r *Report, path string, w *webSe
 	switch healthy.Phase {
 	case v1alpha1.AnalysisPhaseSuccessful:
 	case v1alpha1.AnalysisPhaseError:
-		r.add(obj.finding(path, "metric-error-on-answer", runFn, "metric %q: on a json 200 answer (%s) the measurement ends in Error: %s", m.Name, healthyCase.body, healthy.Message))
+		r.Add(obj.Finding(path, "metric-error-on-answer", runFn, "metric %q: on a json 200 answer (%s) the measurement ends in Error: %s", m.Name, healthyCase.body, healthy.Message))
 	default:
-		r.add(obj.finding(path, "healthy-answer-not-passing", runFn, "metric %q: no json 200 answer tried (%s) passes success condition %q: phase %s", m.Name, strings.Join(bodies, ", "), m.SuccessCondition, healthy.Phase))
+		r.Add(obj.Finding(path, "healthy-answer-not-passing", runFn, "metric %q: no json 200 answer tried (%s) passes success condition %q: phase %s", m.Name, strings.Join(bodies, ", "), m.SuccessCondition, healthy.Phase))
 	}
 	others := []webCase{
 		{caseNonJSON200, "text/html", "<html>ok</html>", http.StatusOK},
@@ -172,7 +172,7 @@ func runWeb(obj Object, metric v1alpha1.Metric, r *Report, path string, w *webSe
 		record(c, ms)
 		// An answer-independent Error (a bad URL) is reported once, on the JSON 200.
 		if c.name == caseNonJSON200 && ms.Phase == v1alpha1.AnalysisPhaseError && healthy.Phase != v1alpha1.AnalysisPhaseError {
-			r.add(obj.finding(path, "metric-error-on-answer", runFn, "metric %q: on a non-json 200 answer the measurement ends in Error: %s", m.Name, ms.Message))
+			r.Add(obj.Finding(path, "metric-error-on-answer", runFn, "metric %q: on a non-json 200 answer the measurement ends in Error: %s", m.Name, ms.Message))
 		}
 	}
 	return evals

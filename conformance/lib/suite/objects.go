@@ -1,6 +1,8 @@
-// Kept identical to conformance/rollouts/objects.go: both modules read manifests the same way,
-// and a shared module would need a replace directive in each (they pin different k8s versions).
-package main
+// Package suite is what the conformance commands (conformance/argocd, rollouts, apiserver) share:
+// reading a manifests directory, the report of CONFORMANCE-PROTOCOL.md, the protocol's flags and
+// exit codes. It pins the lowest k8s.io/apimachinery of the three; each command's own require and
+// replace decide the version it links.
+package suite
 
 import (
 	"bufio"
@@ -22,7 +24,7 @@ import (
 // Object is one document of a synthesized manifest, kept as JSON so that each check decodes it
 // into the upstream type it needs.
 type Object struct {
-	Source     string
+	Source     string // path relative to the manifests directory, with forward slashes
 	APIVersion string
 	Kind       string
 	Name       string
@@ -30,8 +32,9 @@ type Object struct {
 	JSON       []byte
 }
 
-// readManifests reads every *.yaml / *.yml file below dir (sorted, multi-document).
-func readManifests(dir string) ([]Object, error) {
+// ReadManifests reads every *.yaml / *.yml file below dir (in path order), every document of
+// each. Empty and null documents are skipped; a document that is not an object fails.
+func ReadManifests(dir string) ([]Object, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -52,7 +55,11 @@ func readManifests(dir string) ([]Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, err := readDocuments(file, filepath.ToSlash(rel))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		docs, err := ParseDocuments(filepath.ToSlash(rel), data)
 		if err != nil {
 			return nil, err
 		}
@@ -61,11 +68,9 @@ func readManifests(dir string) ([]Object, error) {
 	return objects, nil
 }
 
-func readDocuments(file, source string) ([]Object, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
+// ParseDocuments splits a multi-document YAML stream the way kubectl does (k8s.io/apimachinery's
+// YAML reader), so a document boundary is where the API server's clients see one.
+func ParseDocuments(source string, data []byte) ([]Object, error) {
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var objects []Object
 	for {
@@ -101,11 +106,7 @@ func readDocuments(file, source string) ([]Object, error) {
 	}
 }
 
-func (o Object) finding(path, code, upstream, format string, args ...any) Finding {
+// Finding is a finding about o; format and args make its message.
+func (o Object) Finding(path, code, upstream, format string, args ...any) Finding {
 	return Finding{Source: o.Source, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Path: path, Code: code, Upstream: upstream, Message: fmt.Sprintf(format, args...)}
-}
-
-func sortedStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }
