@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
-import { ControllerFinding, formatIssues, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
+import { ControllerFinding, formatIssues, ManifestIssue, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
  * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
@@ -22,15 +22,8 @@ export const BIN_DIR = path.join(ROOT, '.conformance', 'bin');
 export class SuiteError extends Error {}
 
 /** One finding, as a module prints it (protocol) or as the model reports it (`upstream` = `model: ...`). */
-export interface ConformanceFinding {
-  readonly source: string;
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace?: string;
-  readonly path: string;
+export interface ConformanceFinding extends ManifestIssue {
   readonly code: string;
-  readonly message: string;
   readonly upstream: string;
 }
 

@@ -66,16 +66,29 @@ const MAX_GO_DURATION_MS = 9_223_372_036_854.775807;
 // building a formatter costs far more than using one: a window of days checks thousands of minutes
 const FORMATS = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock fields of an instant in an IANA time zone (UTC when not given). */
-export function wallClock(instant: Date, timeZone: string = 'UTC'): CronTime {
-  let format = FORMATS.get(timeZone);
+/** The parts of an instant on a time zone's wall clock, with a formatter cached per zone and shape. */
+function wallParts(instant: Date, timeZone: string, seconds: boolean): Intl.DateTimeFormatPart[] {
+  const key = `${timeZone}\n${seconds}`;
+  let format = FORMATS.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      ...seconds ? { second: 'numeric' } : { weekday: 'short' },
     });
-    FORMATS.set(timeZone, format);
+    FORMATS.set(key, format);
   }
-  const parts = format.formatToParts(instant);
+  return format.formatToParts(instant);
+}
+
+/** The wall-clock fields of an instant in an IANA time zone (UTC when not given). */
+export function wallClock(instant: Date, timeZone: string = 'UTC'): CronTime {
+  const parts = wallParts(instant, timeZone, false);
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return {
     minute: Number(part('minute')),
@@ -137,18 +150,9 @@ export function activeOccurrence(window: SyncWindow, now: Date): ActiveWindow | 
   return undefined;
 }
 
-const OFFSET_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
 /** The zone's offset from UTC at an instant, in milliseconds (Go's `Time.Zone()` offset). */
 function zoneOffset(instant: Date, timeZone: string): number {
-  let format = OFFSET_FORMATS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-    OFFSET_FORMATS.set(timeZone, format);
-  }
-  const parts = format.formatToParts(instant);
+  const parts = wallParts(instant, timeZone, true);
   const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return wall - Math.floor(instant.getTime() / 1000) * 1000;
