@@ -4,8 +4,7 @@ import { buildModules, findModules, formatFinding, formatSummary, LibraryVerdict
 import { DeployFreeze, FreezeSchedule } from '../src';
 import { re2Problem } from '../src/artifact/regex';
 import { semverConstraintProblem } from '../src/artifact/versioning';
-import { parseGoDuration } from '../src/cli/sync-windows';
-import { toGoDuration } from '../src/util/duration';
+import { parseGoDuration, toGoDuration } from '../src/util/duration';
 
 /*
  * npx tsx conformance/property-values.ts

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { activeOccurrence, CronSchedule, globMatches, parseGoDuration, wallClock, windowApplies } from '../src/cli/sync-windows';
+import { activeOccurrence, CronSchedule, globMatches, wallClock, windowApplies } from '../src/cli/sync-windows';
+import { parseGoDuration } from '../src/util/duration';
 
 const at = (iso: string) => wallClock(new Date(iso));
 

@@ -10,6 +10,7 @@
  */
 
 import { CronSchedule, CronTime, DAYS } from '../util/cron';
+import { parseGoDuration } from '../util/duration';
 
 export { CronSchedule } from '../util/cron';
 export type { CronTime } from '../util/cron';
@@ -38,30 +39,6 @@ export interface WindowTarget {
   readonly clusters: string[];
 }
 
-const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
-
-/**
- * Parses a Go duration (`1h`, `90m`, `1h30m`) into milliseconds.
- * @throws when it does not parse
- */
-export function parseGoDuration(text: string): number {
-  const match = /^((\d+(\.\d+)?)(h|ms|m|s|us|µs|ns))+$/.test(text);
-  if (!match) {
-    throw new Error(`duration "${text}" is not a Go duration such as 1h or 90m`);
-  }
-  let ms = 0;
-  for (const part of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) {
-    ms += Number(part[1]) * DURATION_UNITS[part[2]];
-  }
-  // Go durations are int64 nanoseconds: time.ParseDuration refuses a longer one ("invalid duration"),
-  // so Argo CD refuses the window (conformance/property-values.ts found the CLI taking it)
-  if (ms > MAX_GO_DURATION_MS) {
-    throw new Error(`duration "${text}" is longer than a Go duration can be (2562047h47m16.854775807s)`);
-  }
-  return ms;
-}
-
-const MAX_GO_DURATION_MS = 9_223_372_036_854.775807;
 
 // building a formatter costs far more than using one: a window of days checks thousands of minutes
 const FORMATS = new Map<string, Intl.DateTimeFormat>();

@@ -1,5 +1,6 @@
 import { StagePlan, WavePlan } from './release-plan';
 import { JoinKind } from '../pipeline/join';
+import { parseGoDuration } from '../util/duration';
 import { ProblemList, show } from '../util/errors';
 
 /**
@@ -37,7 +38,7 @@ export function placeSoaks(problems: ProblemList, stages: StagePlan[]): StagePla
   const place = (w: WavePlan): WavePlan => {
     const reach = w.upstreams.map(up => earliest.get(up) ?? 0);
     const before = reach.length === 0 ? 0 : w.join === JoinKind.ANY_OF ? Math.min(...reach) : Math.max(...reach);
-    const seconds = before + (w.soak === undefined ? 0 : goSeconds(w.soak));
+    const seconds = before + (w.soak === undefined ? 0 : parseGoDuration(w.soak) / 1000);
     earliest.set(w.kargoStage, seconds);
     const soak = asked.get(w.kargoStage)?.soak;
     return { ...w, verificationSoak: w.controlFlow ? undefined : soak, earliestSeconds: seconds };
@@ -46,10 +47,3 @@ export function placeSoaks(problems: ProblemList, stages: StagePlan[]): StagePla
   return stages.map(s => ({ ...s, waves: s.waves.map(place) }));
 }
 
-/** The seconds of a Kargo duration as `toGoDuration` writes it (`1h30m`, `45s`). @internal */
-export function goSeconds(duration: string): number {
-  const units: Record<string, number> = { h: 3600, m: 60, s: 1 };
-  let total = 0;
-  for (const [, n, unit] of duration.matchAll(/(\d+)([hms])/g)) total += Number(n) * units[unit];
-  return total;
-}
