@@ -18,7 +18,7 @@ export * from './artifact/manifest-source';
 export * from './fleet/requirement';
 export * from './artifact/repository-credentials';
 export * from './artifact/argocd-credentials';
-export * from './app/platform-app-props';
+export * from './plan/platform-app-props';
 export * from './app/platform-app';
 export * from './verification';
 export * from './fleet/argocd-topology';

@@ -1,12 +1,12 @@
 import { checkArgArtifacts } from './arg-artifacts';
 import { checkArtifactsReachRender } from './artifact-reach';
+import { AppOwner } from './owner';
+import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
+import { RepositoryAccess, repositoryAccesses } from './repository-access';
+import { collectStageChecks } from './stage-checks';
 import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
 import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
-import { AppOwner } from '../plan/owner';
-import { StandardsExemption } from '../plan/planned-app';
-import { RepositoryAccess, repositoryAccesses } from '../plan/repository-access';
-import { collectStageChecks } from '../plan/stage-checks';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';

@@ -1,3 +1,5 @@
+import { AppOwner } from './owner';
+import { ClusterResource, StandardsExemption } from './planned-app';
 import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
@@ -7,8 +9,6 @@ import { ClusterSelector } from '../fleet/cluster-selector';
 import { Requirement } from '../fleet/requirement';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
-import { AppOwner } from '../plan/owner';
-import { ClusterResource, StandardsExemption } from '../plan/planned-app';
 import { Verification } from '../verification/verification';
 
 /**
