@@ -56,6 +56,7 @@ describe('ReleasePlan', () => {
       soak: '2h',
       earliestSeconds: 7200,
       clusters: ['prod-01', 'prod-02', 'prod-03'],
+      applications: ['api-prod-01', 'api-prod-02', 'api-prod-03'],
       releaseBranch: 'rendered/api/prod',
       applicationSet: 'api',
       argoCd: 'central',

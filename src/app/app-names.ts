@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { ReleasePlan, stageApplicationName, stagesByCluster } from '../plan/release-plan';
+import { applicationsByCluster, ReleasePlan } from '../plan/release-plan';
 import { ProblemList, show } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
@@ -21,9 +21,9 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   // the stages in the app's namespace share one ApplicationSet
   const applicationSets = new Set(plan.stages.flatMap(s => s.waves.flatMap(w => (w.applicationSet ? [w.applicationSet] : []))));
   for (const set of applicationSets) claims.push(['argocd ApplicationSet', set, owner]);
-  const byCluster = stagesByCluster(plan.stages);
+  const byCluster = applicationsByCluster(plan.stages);
   for (const c of plan.clusters) {
-    for (const s of byCluster.get(c) ?? []) claims.push(['argocd Application', stageApplicationName(plan, s, c), owner]);
+    for (const { application } of byCluster.get(c) ?? []) claims.push(['argocd Application', application, owner]);
   }
   // one chart per cluster with its own Argo CD, whichever stages deploy to it
   const perCluster = plan.stages.flatMap(s => s.waves).filter(x => x.argoCd === ArgoCdTopologyKind.PER_CLUSTER).flatMap(w => w.clusters);

@@ -2,23 +2,15 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { claimAppNames } from './app-names';
 import { Artifact } from '../artifact/artifact';
-import { PlatformLabels } from '../contracts/labels';
 import { ClusterFleet, IClusterFleet } from '../fleet/cluster-fleet';
-import { ClusterSelector } from '../fleet/cluster-selector';
-import { FreezeOverride } from '../pipeline/deploy-freeze';
-import { checkFreezes } from '../pipeline/freeze-checks';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
-import { releaseRepoOf, validateApp } from '../plan/app-checks';
-import { AppRelease, resolveAppRelease } from '../plan/app-release';
+import { buildAppRelease } from '../plan/build-release';
 import { AppOwner } from '../plan/owner';
 import { ClusterResource, IPlatformApp, isPlannedApp, markPlannedApp, StandardsExemption } from '../plan/planned-app';
 import { PlatformAppProps } from '../plan/platform-app-props';
 import { ReleasePlan } from '../plan/release-plan';
-import { RepositoryAccess } from '../plan/repository-access';
 import { emitApp } from '../synth/emit-app';
-import { fail } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
-import { Verification } from '../verification/verification';
 
 /**
  * An application delivered across the fleet, owned by an app team: what it is made of, where it
@@ -65,54 +57,18 @@ export class PlatformApp extends Chart implements IPlatformApp {
     markPlannedApp(this);
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
-    const { checks, accesses } = validateApp(subject, this.appName, props);
-    checkFreezes(subject, 'freezes', props.freezes ?? []);
-    if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
-      fail(subject, 'freezeOverride', props.freezeOverride, 'must be a FreezeOverride', "use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })");
-    }
-    this.clusterResources = (props.clusterResources ?? []).map(r => ({ group: r.group, kind: r.kind }));
-    this.exemptions = (props.exemptions ?? []).map(e => ({ ruleId: e.ruleId, justification: e.justification.trim() }));
-    this.fleet = props.fleet;
-    this.owner = { ...props.owner, groups: [...props.owner.groups ?? [props.owner.team]] };
-    this.artifacts = [...props.artifacts];
-
-    const release = this.resolve(subject, props, checks, accesses);
+    const release = buildAppRelease(subject, this.appName, props);
     this.plan = release.plan;
+    this.fleet = props.fleet;
+    this.owner = release.owner;
+    this.artifacts = release.artifacts;
+    this.clusterResources = release.clusterResources;
+    this.exemptions = release.exemptions;
     claimAppNames(this, subject, this.plan);
     emitApp(this, release);
     // one Application per cluster and stage: a cluster shared by stages carries the app twice
-    const applications = this.plan.stages.flatMap(s => s.waves.flatMap(w => w.clusters));
-    if (ClusterFleet.isClusterFleet(props.fleet)) props.fleet._placeApp(this.appName, applications);
+    if (ClusterFleet.isClusterFleet(props.fleet)) props.fleet._placeApp(this.appName, release.waves.flatMap(w => w.clusters.map(c => c.name)));
     this.failOnLateChanges(subject, props.fleet, props.pipeline);
-  }
-
-  private resolve(subject: string, props: PlatformAppProps, checks: Map<string, Verification[]>, accesses: RepositoryAccess[]): AppRelease {
-    return resolveAppRelease({
-      subject,
-      app: this.appName,
-      destinationNamespace: props.namespace ?? this.appName,
-      fleet: props.fleet,
-      pipeline: props.pipeline,
-      targets: props.targets ?? ClusterSelector.all(),
-      requirements: props.requires ?? [],
-      defaultPromoters: this.owner.groups!,
-      verification: checks,
-      releaseRepo: releaseRepoOf(props),
-      source: props.source,
-      artifacts: this.artifacts,
-      description: `${this.appName}, owned by team ${props.owner.team} (${props.owner.contact})`,
-      annotations: {
-        ...this.exemptions.length > 0
-          ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(this.exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
-          : {},
-        ...props.freezeOverride ? { [PlatformLabels.FREEZE_OVERRIDE]: props.freezeOverride.record } : {},
-      },
-      freezes: props.freezes,
-      freezeOverride: props.freezeOverride,
-      clusterResources: this.clusterResources,
-      accesses,
-      releaseRepoArgoCdCredentials: props.releaseRepoArgoCdCredentials,
-    });
   }
 
   /**
@@ -134,6 +90,3 @@ export class PlatformApp extends Chart implements IPlatformApp {
   }
 }
 
-
-/** Where an app's standards exemptions are recorded in its output. */
-const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';

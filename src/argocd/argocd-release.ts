@@ -4,7 +4,7 @@ import { Application, ApplicationSet, AppProject } from '../../imports/argocd-ar
 import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { AppRelease } from '../plan/app-release';
+import { AppRelease, PlacedCluster, PlacedWave } from '../plan/app-release';
 import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
@@ -23,29 +23,31 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
   const plan = ctx.plan;
   const appLabels = { [PlatformLabels.APP]: plan.app };
   // a control-flow Stage deploys nothing
-  const waves = plan.stages.flatMap(stage => stage.waves.filter(w => !w.controlFlow).map(wave => ({ stage, wave })));
+  const waves = ctx.waves.filter(w => !w.wave.controlFlow);
   const central = waves.filter(w => w.wave.argoCd === ArgoCdTopologyKind.CENTRAL);
 
   if (central.length > 0) {
-    const placements = central.flatMap(({ stage, wave }) => wave.clusters.map(cluster => ({ cluster, namespace: stage.namespace })));
+    const placements = central.flatMap(({ stage, clusters }) => clusters.map(c => ({
+      cluster: c.name, target: { name: c.name, server: c.server }, namespace: stage.namespace,
+    })));
     new AppProject(scope, 'AppProject', {
       metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels, annotations: undefinedIfEmpty(ctx.annotations) },
-      spec: appProjectSpec(ctx, destinations(placements, cluster => ({ name: cluster, server: ctx.clusters.get(cluster)!.server })),
-        syncWindows(plan, central.map(w => ({ stage: w.stage, clusters: w.wave.clusters })))),
+      spec: appProjectSpec(ctx, destinations(placements),
+        syncWindows(central.map(w => ({ stage: w.stage, applications: w.clusters.map(c => c.application) })))),
     });
     defineRepositorySecret(scope, ctx, ctx.argoCdNamespace);
   }
 
   // a cluster with its own Argo CD gets one chart and one AppProject, whichever stages deploy to it
-  const perCluster = new Map<string, Array<{ stage: StagePlan; wave: WavePlan }>>();
-  for (const w of waves.filter(x => x.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
-    for (const cluster of w.wave.clusters) perCluster.set(cluster, [...perCluster.get(cluster) ?? [], w]);
+  const perCluster = new Map<string, PerClusterPart[]>();
+  for (const { stage, wave, clusters } of waves.filter(x => x.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
+    for (const cluster of clusters) perCluster.set(cluster.name, [...perCluster.get(cluster.name) ?? [], { stage, wave, cluster }]);
   }
   for (const [cluster, parts] of perCluster) {
     definePerClusterRelease(chartForCluster(cluster), ctx, cluster, parts);
   }
 
-  const bySet = new Map<string, Array<{ stage: StagePlan; wave: WavePlan }>>();
+  const bySet = new Map<string, PlacedWave[]>();
   for (const w of central) bySet.set(w.wave.applicationSet!, [...bySet.get(w.wave.applicationSet!) ?? [], w]);
   for (const [name, parts] of bySet) defineApplicationSet(scope, ctx, name, parts);
 }
@@ -134,6 +136,13 @@ const SYNC_POLICY = {
   syncOptions: ['CreateNamespace=true'],
 };
 
+/** What a cluster with its own Argo CD deploys in one stage: one Application. */
+interface PerClusterPart {
+  readonly stage: StagePlan;
+  readonly wave: WavePlan;
+  readonly cluster: PlacedCluster;
+}
+
 interface Destination {
   readonly name?: string;
   readonly server: string;
@@ -147,10 +156,9 @@ interface Destination {
  * `pkg/apis/application/v1alpha1/app_project_types.go` `isDestinationMatched`), so a cluster
  * shared by two stages needs one entry per namespace, not a namespace wildcard.
  */
-function destinations(placements: Array<{ cluster: string; namespace: string }>,
-  target: (cluster: string) => { name?: string; server: string }): Destination[] {
+function destinations(placements: Array<{ cluster: string; target: { name?: string; server: string }; namespace: string }>): Destination[] {
   const unique = new Map(placements.map(p => [JSON.stringify([p.cluster, p.namespace]), p]));
-  return [...unique.keys()].sort().map(key => ({ ...target(unique.get(key)!.cluster), namespace: unique.get(key)!.namespace }));
+  return [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => ({ ...p.target, namespace: p.namespace }));
 }
 
 function appProjectSpec(ctx: ArgoCdContext, dests: Destination[], windows: SyncWindow[]) {
@@ -183,14 +191,14 @@ interface SyncWindow {
  * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow, SyncWindows.Matches,
  * SyncWindows.CanSync) and app_project_types.go (ValidateProject: "window ... already exists").
  */
-function syncWindows(plan: ReleasePlan, parts: { stage: StagePlan; clusters: string[] }[]): SyncWindow[] {
+function syncWindows(parts: { stage: StagePlan; applications: string[] }[]): SyncWindow[] {
   const bySchedule = new Map<string, { freezes: FreezePlan[]; applications: Set<string> }>();
-  for (const { stage, clusters } of parts) {
+  for (const { stage, applications } of parts) {
     for (const freeze of stage.freezes) {
       const key = JSON.stringify([freeze.schedule, freeze.duration]);
       const entry = bySchedule.get(key) ?? { freezes: [], applications: new Set<string>() };
       if (!entry.freezes.some(f => f.reason === freeze.reason && f.manualSync === freeze.manualSync)) entry.freezes.push(freeze);
-      clusters.forEach(c => entry.applications.add(stageApplicationName(plan, stage, c)));
+      applications.forEach(a => entry.applications.add(a));
       bySchedule.set(key, entry);
     }
   }
@@ -226,7 +234,7 @@ function clusterResourceWhitelist(ctx: ArgoCdContext, namespaces: string[]) {
  * deploying to it) in a chart of their own, applied to that cluster; the Applications target
  * the in-cluster API.
  */
-function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: string, parts: Array<{ stage: StagePlan; wave: WavePlan }>) {
+function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: string, parts: PerClusterPart[]) {
   const plan = ctx.plan;
   new AppProject(scope, 'AppProject', {
     metadata: {
@@ -235,15 +243,14 @@ function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: 
       labels: { [PlatformLabels.APP]: plan.app },
       annotations: undefinedIfEmpty(ctx.annotations),
     },
-    spec: appProjectSpec(ctx, destinations(parts.map(p => ({ cluster, namespace: p.stage.namespace })), () => ({ server: IN_CLUSTER })),
-      syncWindows(plan, parts.map(p => ({ stage: p.stage, clusters: [cluster] })))),
+    spec: appProjectSpec(ctx, destinations(parts.map(p => ({ cluster, target: { server: IN_CLUSTER }, namespace: p.stage.namespace }))),
+      syncWindows(parts.map(p => ({ stage: p.stage, applications: [p.cluster.application] })))),
   });
   defineRepositorySecret(scope, ctx, parts[0].wave.argoCdNamespace);
-  for (const { stage, wave } of parts) {
-    const name = stageApplicationName(plan, stage, cluster);
+  for (const { stage, wave, cluster: placed } of parts) {
     new Application(scope, `Application-${stage.name}`, {
       metadata: {
-        name,
+        name: placed.application,
         namespace: wave.argoCdNamespace,
         labels: { ...applicationLabels(plan.app, stage.name, wave.kargoStage), [PlatformLabels.CLUSTER]: cluster },
         annotations: {

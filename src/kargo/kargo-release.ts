@@ -8,8 +8,8 @@ import {
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
 import { JoinKind } from '../pipeline/join';
-import { AppRelease } from '../plan/app-release';
-import { hasOwnNamespace, StagePlan, WavePlan } from '../plan/release-plan';
+import { AppRelease, PlacedWave } from '../plan/app-release';
+import { hasOwnNamespace, WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
 
 /**
@@ -27,8 +27,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     artifacts: release.artifacts,
     destinationNamespace: plan.destinationNamespace,
     stageNamespaces: plan.stages.some(s => hasOwnNamespace(plan, s)),
-    clusterApiVersions: [...release.clusters.values()].some(c => c.apiVersions.length > 0),
-    clusters: release.clusters,
+    clusterApiVersions: release.waves.some(w => w.clusters.some(c => c.apiVersions.length > 0)),
   };
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
@@ -70,15 +69,12 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     },
   });
 
-  for (const stage of plan.stages) {
-    for (const wave of stage.waves) {
-      defineStage(scope, release, ctx, stage, wave);
-    }
-  }
+  for (const placed of release.waves) defineStage(scope, release, ctx, placed);
 }
 
 /** The AnalysisTemplates of one wave's checks, and the Kargo Stage that promotes the wave. */
-function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContext, stage: StagePlan, wave: WavePlan) {
+function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContext, placed: PlacedWave) {
+  const { stage, wave } = placed;
   const plan = release.plan;
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
@@ -121,7 +117,7 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
       shard: wave.kargoShard,
       // without promotion steps a Stage is a control-flow Stage (Kargo v1.11.2
       // api/v1alpha1/stage_types.go, Stage.IsControlFlow): it only passes verified Freight on
-      promotionTemplate: wave.controlFlow ? undefined : { spec: { steps: compact(stageSteps(ctx, stage, wave)) } },
+      promotionTemplate: wave.controlFlow ? undefined : { spec: { steps: compact(stageSteps(ctx, placed)) } },
       verification: wave.controlFlow ? undefined : checks?.stageVerification,
     },
   });

@@ -14,7 +14,7 @@ const KARGO_GROUP = 'kargo.akuity.io';
  * @internal
  */
 export function definePromoterRbac(scope: Construct, plan: ReleasePlan): void {
-  for (const stage of plan.stages.filter(s => s.approval !== 'automatic')) {
+  for (const stage of plan.stages.filter(s => s.gated)) {
     const name = `promoter-${stage.name}`;
     const metadata = {
       name,

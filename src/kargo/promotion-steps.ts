@@ -5,8 +5,8 @@ import { ImageSelectionStrategy } from '../artifact/versioning';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
 import { chartVersion, chartVersionOf, commitId, commitIdOf, expr, imageDigest, imageTag, imageTagOf, output, outputOf, textExpr, textVariable, variable } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
-import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { ApprovalKind } from '../pipeline/approval';
+import { PlacedCluster, PlacedWave } from '../plan/app-release';
 import { StagePlan, WavePlan } from '../plan/release-plan';
 
 /**
@@ -29,7 +29,6 @@ export interface PromotionContext {
    * versions as a variable, which each render call sets to the app's and its cluster's.
    */
   readonly clusterApiVersions: boolean;
-  readonly clusters: Map<string, Cluster>;
 }
 
 /** The name of the per-app PromotionTask that renders one cluster. @internal */
@@ -147,7 +146,7 @@ function helmImageValues(image: Artifact): any[] {
  * request), then sync the wave's Argo CD Applications to the pushed commit.
  * @internal
  */
-export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePlan): any[] {
+export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: PlacedWave): any[] {
   const sameRepo = ctx.releaseRepo === ctx.source.repoUrl;
   const steps: any[] = [...freezeSteps(stage)];
   const sourceCheckout = { commit: commitId(ctx.source.repoUrl), path: SRC };
@@ -163,11 +162,10 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
   steps.push({ uses: 'git-clear', as: 'clear', config: { path: OUT } });
   steps.push(...prepareSteps(ctx));
 
-  for (const name of wave.clusters) {
-    const cluster = ctx.clusters.get(name)!;
+  for (const cluster of clusters) {
     steps.push({
       task: { name: RENDER_TASK, kind: 'PromotionTask' },
-      as: `render-${name}`,
+      as: `render-${cluster.name}`,
       vars: [
         { name: 'stage', value: stage.name },
         ...Object.entries(renderVariables(ctx, cluster, stage)).map(([variableName, value]) => ({ name: variableName, value })),
@@ -228,8 +226,8 @@ export function stageSteps(ctx: PromotionContext, stage: StagePlan, wave: WavePl
 }
 
 /** The vars of one cluster's render: the cluster variables, and for Helm what helm-template assumes. */
-function renderVariables(ctx: PromotionContext, cluster: Cluster, stage: StagePlan): Record<string, string> {
-  const source = clusterVariableSource(cluster);
+function renderVariables(ctx: PromotionContext, cluster: PlacedCluster, stage: StagePlan): Record<string, string> {
+  const source = cluster.variables;
   if (ctx.source.kind !== ManifestSourceKind.HELM) return clusterVariables(source);
   return {
     ...clusterVariables(source),
@@ -240,7 +238,7 @@ function renderVariables(ctx: PromotionContext, cluster: Cluster, stage: StagePl
 }
 
 /** What helm-template puts in `.Capabilities.APIVersions` beyond the built-ins: the app's and the cluster's. */
-function apiVersionsOf(ctx: PromotionContext, cluster: Cluster | undefined): string[] {
+function apiVersionsOf(ctx: PromotionContext, cluster: PlacedCluster | undefined): string[] {
   return [...new Set([...ctx.source.helmOptions?.apiVersions ?? [], ...cluster?.apiVersions ?? []])].sort();
 }
 

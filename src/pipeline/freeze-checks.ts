@@ -1,19 +1,21 @@
 import { DeployFreeze } from './deploy-freeze';
-import { fail, show } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 
 /**
  * Freezes must be `DeployFreeze`s; a stage's own freeze may not name other stages (it would
- * silently never apply).
+ * silently never apply). Returns the freezes that are `DeployFreeze`s, for the checks after it.
  * @internal
  */
-export function checkFreezes(subject: string, field: string, freezes: DeployFreeze[], stage?: string): void {
-  freezes.forEach((f, i) => {
+export function checkFreezes(problems: ProblemList, field: string, freezes: DeployFreeze[], stage?: string): DeployFreeze[] {
+  return freezes.filter((f, i) => {
     if (!(f instanceof DeployFreeze)) {
-      fail(subject, `${field}[${i}]`, f, 'must be a DeployFreeze', "use new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })");
+      problems.check(`${field}[${i}]`, f, 'must be a DeployFreeze', "use new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })");
+      return false;
     }
     if (stage !== undefined && !f.appliesTo(stage)) {
-      fail(subject, `${field}[${i}].stages`, f.stages, `does not include the stage ${show(stage)} it is given to`,
+      problems.check(`${field}[${i}].stages`, f.stages, `does not include the stage ${show(stage)} it is given to`,
         'leave stages unset on a stage\'s own freezes');
     }
+    return true;
   });
 }

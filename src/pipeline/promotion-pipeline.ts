@@ -213,7 +213,9 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     this.waveBudget = { ...props.waveBudget ?? {} };
     checkWaveBudget(`PromotionPipeline '${id}'`, 'waveBudget', this.waveBudget);
     this.freezes = [...props.freezes ?? []];
-    checkFreezes(`PromotionPipeline '${id}'`, 'freezes', this.freezes);
+    const freezeProblems = new ProblemList(`PromotionPipeline '${id}'`);
+    checkFreezes(freezeProblems, 'freezes', this.freezes);
+    freezeProblems.throwIfAny();
     for (const stage of props.stages ?? []) {
       this.addStage(stage);
     }
@@ -235,7 +237,9 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
       fail(subject, `stage ${show(options.name)} clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
     }
-    checkFreezes(subject, `stage ${show(options.name)} freezes`, options.freezes ?? [], options.name);
+    const freezeProblems = new ProblemList(subject);
+    checkFreezes(freezeProblems, `stage ${show(options.name)} freezes`, options.freezes ?? [], options.name);
+    freezeProblems.throwIfAny();
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
     if (nsProblem) fail(subject, `stage ${show(options.name)} namespace`, options.namespace, ...nsProblem);
     this.checkGraph(subject, options);

@@ -1,28 +1,16 @@
-import { checkArgArtifacts } from './arg-artifacts';
 import { checkArtifactsReachRender } from './artifact-reach';
 import { AppOwner } from './owner';
 import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
-import { RepositoryAccess, repositoryAccesses } from './repository-access';
-import { collectStageChecks } from './stage-checks';
 import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
 import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
-import { Verification } from '../verification/verification';
 
 /** Namespaces of the hub that a Kargo Project (whose namespace is the app's name) must not claim. */
 const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', 'kargo', 'kargo-system-resources',
   'kargo-shared-resources', 'argo-rollouts'];
-
-/** What validating an app's props resolves on the way. @internal */
-export interface ValidatedApp {
-  /** The checks of each pipeline stage, by stage name. */
-  readonly checks: Map<string, Verification[]>;
-  /** The repositories Kargo authenticates to. */
-  readonly accesses: RepositoryAccess[];
-}
 
 /** The release repository as the output spells it. @internal */
 export function releaseRepoOf(props: PlatformAppProps): string {
@@ -30,33 +18,24 @@ export function releaseRepoOf(props: PlatformAppProps): string {
 }
 
 /**
- * Checks every prop of a PlatformApp; throws one error listing every problem, as `subject`.
+ * Checks the props of a PlatformApp that need nothing resolved: its identity, inputs,
+ * subscriptions, exemptions and cluster resources. Problems go to `problems`.
  * @internal
  */
-export function validateApp(subject: string, appName: string, props: PlatformAppProps): ValidatedApp {
-  const problems = new ProblemList(subject);
+export function checkAppProps(problems: ProblemList, appName: string, props: PlatformAppProps): void {
   checkIdentity(problems, appName, props);
   checkInputs(problems, appName, props);
   checkSubscriptions(problems, props);
   checkArtifactsReachRender(problems, props);
-  const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
-    props.stageVerification ?? {});
-  checkArgArtifacts(problems, props, checks);
   checkExemptions(problems, props.exemptions ?? []);
   reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
   reportValue(problems, 'releaseRepoArgoCdCredentials', props.releaseRepoArgoCdCredentials);
-  const access = props.source && props.artifacts
-    ? repositoryAccesses(props.artifacts, props.source, releaseRepoOf(props), props.releaseRepoCredentials)
-    : { accesses: [], problems: [] };
-  access.problems.forEach(p => problems.add(p));
   for (const [i, r] of (props.clusterResources ?? []).entries()) {
     problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase',
       'use e.g. "CustomResourceDefinition"');
     problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)',
       'use e.g. "apiextensions.k8s.io", or "" for the core group');
   }
-  problems.throwIfAny();
-  return { checks, accesses: access.accesses };
 }
 
 function checkIdentity(problems: ProblemList, appName: string, props: PlatformAppProps) {

@@ -1,35 +1,65 @@
-import { applyFreezes } from './freeze-plan';
-import { ClusterResource } from './planned-app';
-import { ReleasePlan } from './release-plan';
-import { checkRenderInputs } from './render-inputs';
+import { AppOwner } from './owner';
+import { ClusterResource, StandardsExemption } from './planned-app';
+import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
 import { RepositoryAccess } from './repository-access';
-import { resolveReleasePlan, PlanInput } from './resolve-plan';
-import { renderStageChecks } from './stage-checks';
 import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
-import { Cluster } from '../fleet/cluster';
+import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { RenderedVerification } from '../verification/render';
 
 /**
- * Everything one app's output is made from, resolved once: the release plan plus the facts the
- * emitters need about its clusters, artifacts, source, checks and repository access. The
- * emitters read this and nothing else.
+ * One cluster of a wave, with what the emitters need of it: a cluster shared by two stages (in
+ * different namespaces) is placed twice, once per Application.
+ * @internal
+ */
+export interface PlacedCluster {
+  readonly name: string;
+  /** The API server URL the central Argo CD deploys to. */
+  readonly server: string;
+  /** What the cluster variables (render vars, per-cluster checks) are made of. */
+  readonly variables: ClusterVariableSource;
+  /** The API versions the cluster serves beyond Kubernetes' own, for helm-template. */
+  readonly apiVersions: string[];
+  /** The app's Argo CD Application on this cluster in this stage. */
+  readonly application: string;
+}
+
+/**
+ * One wave of the plan with its clusters placed: what the Kargo Stage and the Argo CD objects of
+ * the wave are made of.
+ * @internal
+ */
+export interface PlacedWave {
+  readonly stage: StagePlan;
+  readonly wave: WavePlan;
+  /** The wave's clusters, in the order of `wave.clusters` (none for a control-flow Stage). */
+  readonly clusters: PlacedCluster[];
+}
+
+/**
+ * Everything one app's output is made from, built once by `buildAppRelease`: the release plan
+ * plus the facts the emitters need about its clusters, artifacts, source, checks and repository
+ * access. The emitters read this and nothing else.
  * @internal
  */
 export interface AppRelease {
   readonly plan: ReleasePlan;
+  /** The team that owns the app, with the OIDC groups it promotes with. */
+  readonly owner: AppOwner;
+  /** Platform standards rules the app is exempt from, justifications trimmed. */
+  readonly exemptions: StandardsExemption[];
+  /** Every wave of the plan with its placed clusters, in plan order. */
+  readonly waves: PlacedWave[];
   /** The release repository, without trailing slashes. */
   readonly releaseRepo: string;
   readonly source: ManifestSource;
   readonly artifacts: Artifact[];
   /** The namespace of the central Argo CD. */
   readonly argoCdNamespace: string;
-  /** The clusters the app is placed on, by name. */
-  readonly clusters: Map<string, Cluster>;
   /** One line naming the app and its owner, for descriptions. */
   readonly description: string;
-  /** Annotations for the Kargo Project and the AppProjects (standards exemptions). */
+  /** Annotations for the Kargo Project and the AppProjects (standards exemptions, freeze override). */
   readonly annotations: Record<string, string>;
   /** Cluster-scoped resources the AppProjects allow. */
   readonly clusterResources: ClusterResource[];
@@ -39,45 +69,4 @@ export interface AppRelease {
   readonly accesses: RepositoryAccess[];
   /** How each Argo CD reads the release repository, when the app declares it. */
   readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
-}
-
-/**
- * What an app release is resolved from, besides the plan input.
- * @internal
- */
-export interface AppReleaseInput extends PlanInput {
-  readonly releaseRepo: string;
-  readonly source: ManifestSource;
-  readonly artifacts: Artifact[];
-  readonly description: string;
-  readonly annotations: Record<string, string>;
-  readonly clusterResources: ClusterResource[];
-  readonly accesses: RepositoryAccess[];
-  readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
-}
-
-/**
- * Resolves an app against its fleet and pipeline: the plan, then the checks of every Kargo Stage.
- * Throws one error listing every problem.
- * @internal
- */
-export function resolveAppRelease(input: AppReleaseInput): AppRelease {
-  const plan = applyFreezes(input.subject, resolveReleasePlan(input), input.pipeline, input);
-  const inFleet = new Map(input.fleet.clusters.map(c => [c.name, c]));
-  const clusters = new Map(plan.clusters.map(name => [name, inFleet.get(name)!]));
-  checkRenderInputs(input.subject, input.source, [...clusters.values()]);
-  return {
-    plan,
-    releaseRepo: input.releaseRepo,
-    source: input.source,
-    artifacts: input.artifacts,
-    argoCdNamespace: input.fleet.argoCdNamespace,
-    clusters,
-    description: input.description,
-    annotations: input.annotations,
-    clusterResources: input.clusterResources,
-    checks: renderStageChecks(input.subject, plan, input.verification, clusters, input.fleet.verificationJobs),
-    accesses: input.accesses,
-    releaseRepoArgoCdCredentials: input.releaseRepoArgoCdCredentials,
-  };
 }

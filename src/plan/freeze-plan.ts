@@ -1,7 +1,7 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
-import { fail, ProblemList, show } from '../util/errors';
+import { ProblemList, show } from '../util/errors';
 
 /**
  * The freezes an app brings besides its pipeline's.
@@ -44,21 +44,20 @@ function stageFreezes(pipeline: IPromotionPipeline, stage: PipelineStage, input:
 }
 
 /**
- * The plan with the freezes of every stage and the app's override. Throws when a freeze names a stage the pipeline
- * does not have.
+ * The plan with the freezes of every stage and the app's override. Problems go to `problems`:
+ * a freeze naming a stage the pipeline does not have (it would never apply), and freezes that
+ * Argo CD cannot hold in one AppProject.
  * @internal
  */
-export function applyFreezes(subject: string, plan: ReleasePlan, pipeline: IPromotionPipeline, input: FreezeInput): ReleasePlan {
-  const problems = new ProblemList(subject);
+export function applyFreezes(problems: ProblemList, plan: ReleasePlan, pipeline: IPromotionPipeline, input: FreezeInput): ReleasePlan {
   checkFreezeStages(problems, pipeline, input);
-  problems.throwIfAny();
-  const byName = new Map(pipeline.stages.map(s => [s.name, s]));
   const stages = plan.stages.map(stage => {
-    const freezes = stageFreezes(pipeline, byName.get(stage.name)!, input);
+    // every stage of a plan is a stage of its pipeline
+    const freezes = pipeline.stages.filter(s => s.name === stage.name).flatMap(s => stageFreezes(pipeline, s, input));
     if (freezes.length === 0) return stage;
     return { ...stage, freezes };
   });
-  checkOneZonePerSchedule(subject, stages.flatMap(s => s.freezes));
+  checkOneZonePerSchedule(problems, stages.flatMap(s => s.freezes));
   return { ...plan, stages, ...input.freezeOverride ? { freezeOverride: input.freezeOverride.record } : {} };
 }
 
@@ -66,13 +65,13 @@ export function applyFreezes(subject: string, plan: ReleasePlan, pipeline: IProm
  * Argo CD keeps one window per kind, schedule and duration in a project, and a window has one
  * time zone: freezes that share schedule and duration must share the zone.
  */
-function checkOneZonePerSchedule(subject: string, freezes: FreezePlan[]): void {
+function checkOneZonePerSchedule(problems: ProblemList, freezes: FreezePlan[]): void {
   const zones = new Map<string, FreezePlan>();
   for (const f of freezes) {
     const key = `${f.schedule} for ${f.duration}`;
     const other = zones.get(key);
     if (other && other.timeZone !== f.timeZone) {
-      fail(subject, 'freezes', [other, f].map(x => ({ reason: x.reason, timeZone: x.timeZone })),
+      problems.check('freezes', [other, f].map(x => ({ reason: x.reason, timeZone: x.timeZone })),
         `share the schedule ${show(key)} in different time zones, which Argo CD cannot hold in one AppProject`,
         'use one time zone for both, or shift one schedule by a minute');
     }

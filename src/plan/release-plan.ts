@@ -46,6 +46,11 @@ export interface WavePlan {
   readonly earliestSeconds: number;
   /** The clusters, sorted by name. */
   readonly clusters: string[];
+  /**
+   * The app's Argo CD Application on each of `clusters`, in the same order: named once, in the
+   * plan, for the emitters, the name claims and the standards alike.
+   */
+  readonly applications: string[];
   /** The Git branch holding the rendered manifests, one directory per cluster (none for a control-flow Stage). */
   readonly releaseBranch?: string;
   /** Which Argo CD deploys these clusters. */
@@ -92,6 +97,8 @@ export interface StagePlan {
   readonly production: boolean;
   /** How promotion into the stage is approved. */
   readonly approval: ApprovalKind;
+  /** Whether a person approves promotion into the stage (a manual or pull-request approval). */
+  readonly gated: boolean;
   /** Whether Kargo promotes into the stage by itself. */
   readonly autoPromote: boolean;
   /** The OIDC groups allowed to promote into the stage. */
@@ -131,7 +138,9 @@ export function hasOwnNamespace(plan: Pick<ReleasePlan, 'destinationNamespace'>,
 /**
  * The Argo CD Application of an app on one cluster of one stage. A stage with a namespace of its
  * own may share its clusters with other stages, so its Applications carry the stage's name; the
- * others keep the name they have always had.
+ * others keep the name they have always had. The one rule for Application names: the plan
+ * records each on its wave (`WavePlan.applications`); only the ApplicationSet template, which
+ * names a cluster by placeholder, calls it again.
  * @internal
  */
 export function stageApplicationName(plan: Pick<ReleasePlan, 'app' | 'destinationNamespace'>, stage: Pick<StagePlan, 'name' | 'namespace'>,
@@ -140,13 +149,16 @@ export function stageApplicationName(plan: Pick<ReleasePlan, 'app' | 'destinatio
 }
 
 /**
- * The stages that deploy to each cluster, in plan order: one, or several in different namespaces.
+ * The app's Applications on each cluster, in plan order: one, or one per stage when stages in
+ * different namespaces share the cluster.
  * @internal
  */
-export function stagesByCluster(stages: StagePlan[]): Map<string, StagePlan[]> {
-  const by = new Map<string, StagePlan[]>();
-  for (const s of stages) {
-    for (const c of new Set(s.waves.flatMap(w => w.clusters))) by.set(c, [...by.get(c) ?? [], s]);
+export function applicationsByCluster(stages: StagePlan[]): Map<string, Array<{ stage: StagePlan; application: string }>> {
+  const by = new Map<string, Array<{ stage: StagePlan; application: string }>>();
+  for (const stage of stages) {
+    for (const wave of stage.waves) {
+      wave.clusters.forEach((c, i) => by.set(c, [...by.get(c) ?? [], { stage, application: wave.applications[i] }]));
+    }
   }
   return by;
 }

@@ -1,5 +1,5 @@
+import { PlacedCluster } from './app-release';
 import { ManifestSource, ManifestSourceKind } from '../artifact/manifest-source';
-import { Cluster } from '../fleet/cluster';
 import { ProblemList, show } from '../util/errors';
 
 const LISTED = 5;
@@ -9,17 +9,15 @@ const LISTED = 5;
  * client-only (kargo v1.11.2 `pkg/promotion/runner/builtin/helm_template_runner.go`
  * `newInstallAction`): without the cluster's `kubeVersion`, `.Capabilities.KubeVersion` and the
  * chart's own `kubeVersion` constraint see Helm's built-in default, so a chart picks API versions
- * for a Kubernetes the cluster does not run. Fails, listing the clusters, when one is unknown.
+ * for a Kubernetes the cluster does not run. Reports the clusters whose version is unknown.
  * @internal
  */
-export function checkRenderInputs(subject: string, source: ManifestSource, clusters: Cluster[]): void {
+export function checkRenderInputs(problems: ProblemList, source: ManifestSource, clusters: PlacedCluster[]): void {
   if (source.kind !== ManifestSourceKind.HELM) return;
-  const unknown = clusters.filter(c => c.kubernetesVersion === undefined).map(c => c.name).sort();
+  const unknown = [...new Set(clusters.filter(c => c.variables.kubernetesVersion === undefined).map(c => c.name))].sort();
   if (unknown.length === 0) return;
-  const problems = new ProblemList(subject);
   const shown = unknown.slice(0, LISTED).map(n => show(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');
   problems.add(`cluster(s) ${shown} of its placement have no kubernetesVersion, which helm-template needs to render the chart as helm install `
     + 'would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint would see Helm\'s built-in default); '
     + 'set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');
-  problems.throwIfAny();
 }

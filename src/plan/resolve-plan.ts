@@ -1,5 +1,4 @@
-import { FreezeInput } from './freeze-plan';
-import { DEFAULT_SYNC_TIMEOUT, hasOwnNamespace, ReleasePlan, stageApplicationName, StagePlan, stagesByCluster, WavePlan } from './release-plan';
+import { applicationsByCluster, DEFAULT_SYNC_TIMEOUT, hasOwnNamespace, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from './release-plan';
 import { placeSoaks } from './soak-plan';
 import { splitIntoWaves } from './wave-split';
 import { applicationSetName, perClusterChartId, releaseBranch } from '../contracts/release-names';
@@ -22,28 +21,27 @@ import { Verification } from '../verification/verification';
  * What the plan is resolved from.
  * @internal
  */
-export interface PlanInput extends FreezeInput {
-  /** Who is being planned, for messages (`PlatformApp 'checkout'`). */
-  readonly subject: string;
+export interface PlanInput {
   readonly app: string;
   readonly destinationNamespace: string;
   readonly fleet: IClusterFleet;
   readonly pipeline: IPromotionPipeline;
   readonly targets: ClusterSelector;
   readonly requirements: Requirement[];
-  /** Groups allowed to promote when a stage names none. */
-  readonly defaultPromoters: string[];
+  /** Groups allowed to promote when a stage names none; unknown when the owner is missing (reported already). */
+  readonly defaultPromoters?: string[];
   /** The checks of each pipeline stage, by stage name. */
   readonly verification: Map<string, Verification[]>;
 }
 
 /**
  * Resolves an application against its fleet and pipeline: which clusters each stage and wave
- * deploys to, in which order, behind which gate. Throws one error listing every problem.
+ * deploys to, in which order, behind which gate. Problems go to `problems`; the plan returned
+ * then leaves out what could not be placed, but every name in it is a cluster or stage of the
+ * input, so the steps after it can still run and report theirs.
  * @internal
  */
-export function resolveReleasePlan(input: PlanInput): ReleasePlan {
-  const problems = new ProblemList(input.subject);
+export function resolveReleasePlan(problems: ProblemList, input: PlanInput): ReleasePlan {
   const { pipeline, fleet } = input;
   const clusters = fleet.clusters;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
@@ -65,7 +63,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     // and wave: one ApplicationSet owns them all, so a cluster changing wave or stage never changes
     // its Application's owner (argo-cd applicationset_controller.go `createOrUpdateInCluster`)
     const applicationSet = applicationSetName(input.app, namespace === input.destinationNamespace ? undefined : stage.name);
-    const ctx: StageContext = { problems, input, stage, entry, kargoStageOwners, applicationSet };
+    const ctx: StageContext = { problems, input, stage, namespace, entry, kargoStageOwners, applicationSet };
     let waves: WavePlan[];
     let production: boolean;
     if (stage.controlFlow) {
@@ -78,8 +76,8 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       production = stage.production ?? placed.every(c => c.tier.production);
     }
     exits.set(stage.name, exitsOf(waves));
-    const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters;
-    if (stage.approval.gated && promoters.length === 0) {
+    const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters ?? [];
+    if (stage.approval.gated && promoters.length === 0 && input.defaultPromoters !== undefined) {
       problems.add(`stage ${show(stage.name)} is gated (${stage.approval.kind}) but no one may promote into it; `
         + 'name promoters on the stage\'s approval or give the owner OIDC groups');
     }
@@ -87,6 +85,7 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
       name: stage.name,
       production,
       approval: stage.approval.kind,
+      gated: stage.approval.gated,
       autoPromote: stage.approval.autoPromote,
       promoters: [...promoters],
       pullRequestLabels: [...stage.approval.pullRequestLabels],
@@ -101,9 +100,9 @@ export function resolveReleasePlan(input: PlanInput): ReleasePlan {
     });
   }
 
-  checkDerivedNames(problems, input, stages, clusters);
+  // names made of an app name that is itself wrong are wrong because of it (reported with the props)
+  if (dns1123LabelProblem(input.app) === undefined) checkDerivedNames(problems, input, stages, clusters);
   const soaked = placeSoaks(problems, stages);
-  problems.throwIfAny();
   // stages in different namespaces may share a cluster
   const placedClusters = [...new Set(soaked.flatMap(s => s.waves.flatMap(w => w.clusters)))].sort();
   return {
@@ -120,6 +119,8 @@ interface StageContext {
   readonly problems: ProblemList;
   readonly input: PlanInput;
   readonly stage: PipelineStage;
+  /** The namespace the stage deploys the app to. */
+  readonly namespace: string;
   /** The Kargo Stages feeding the stage's first waves. */
   readonly entry: string[];
   readonly kargoStageOwners: Map<string, string>;
@@ -141,6 +142,7 @@ function controlFlowWave(ctx: StageContext): WavePlan {
     join: entryJoin(stage, entry),
     soak: entry.length > 0 && stage.soak ? toGoDuration(stage.soak) : undefined,
     clusters: [],
+    applications: [],
     controlFlow: true,
     earliestSeconds: 0,
     argoCd: ArgoCdTopologyKind.CENTRAL,
@@ -224,6 +226,7 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
         branch,
         soak,
         clusters: segment.clusters.map(c => c.name),
+        applications: segment.clusters.map(c => stageApplicationName(input, { name: stage.name, namespace: ctx.namespace }, c.name)),
         earliestSeconds: 0,
         releaseBranch: releaseBranch(input.app, segment.kargoStage),
         argoCd: segment.argoCd,
@@ -241,6 +244,7 @@ function planBranch(ctx: StageContext, branch: string | undefined, clusters: Clu
 function stageNamespace(problems: ProblemList, input: PlanInput, stage: PipelineStage): string {
   if (stage.namespace === undefined) return input.destinationNamespace;
   const namespace = renderNamespace(stage.namespace, input.app, stage.name);
+  if (dns1123LabelProblem(input.app) !== undefined) return namespace;
   problems.check(`stage ${show(stage.name)} namespace (pattern ${show(stage.namespace)} of pipeline '${input.pipeline.pipelineName}')`,
     namespace, dns1123LabelProblem(namespace), 'shorten the app name or the stage\'s namespace pattern');
   return namespace;
@@ -348,11 +352,10 @@ function checkDerivedNames(problems: ProblemList, input: PlanInput, stages: Stag
     problems.check(`ApplicationSet name for stage ${show(stage)}`, set, dns1123SubdomainProblem(set), 'shorten the app or stage name');
   }
   const applications = new Map<string, string>();
-  const byCluster = stagesByCluster(stages);
+  const byCluster = applicationsByCluster(stages);
   for (const c of clusters) {
     const placedBy = byCluster.get(c.name) ?? [];
-    for (const s of placedBy) {
-      const appName = stageApplicationName({ app, destinationNamespace: input.destinationNamespace }, s, c.name);
+    for (const { stage: s, application: appName } of placedBy) {
       const own = hasOwnNamespace(input, s);
       const where = `cluster ${show(c.name)}${own ? ` in stage ${show(s.name)}` : ''}`;
       problems.check(`Application name for ${where}`, appName, dns1123SubdomainProblem(appName), `shorten the app${own ? ', stage' : ''} or cluster name`);

@@ -1,5 +1,5 @@
+import { PlacedWave } from './app-release';
 import { ReleasePlan } from './release-plan';
-import { Cluster, clusterVariableSource } from '../fleet/cluster';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
 import { duplicates } from '../util/collections';
@@ -47,36 +47,32 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
 
 /**
  * The AnalysisTemplates and Stage verification of every Kargo Stage of a plan, by Kargo Stage.
- * Throws one error listing every problem, as `subject`.
+ * Problems go to `problems`.
  * @internal
  */
-export function renderStageChecks(subject: string, plan: ReleasePlan, checks: Map<string, Verification[]>,
-  clusters: Map<string, Cluster>, jobs?: VerificationJobOptions): Map<string, RenderedVerification> {
-  const problems = new ProblemList(subject);
+export function renderStageChecks(problems: ProblemList, plan: ReleasePlan, waves: PlacedWave[], checks: Map<string, Verification[]>,
+  jobs?: VerificationJobOptions): Map<string, RenderedVerification> {
   const rendered = new Map<string, RenderedVerification>();
   const templateOwners = new Map<string, string>();
-  for (const stage of plan.stages) {
-    for (const wave of stage.waves) {
-      const r = renderVerification(checks.get(stage.name) ?? [], {
-        app: plan.app,
-        project: plan.project,
-        kargoStage: wave.kargoStage,
-        pipelineStage: stage.name,
-        namespace: stage.namespace,
-        clusters: wave.clusters.map(name => clusterVariableSource(clusters.get(name)!)),
-        jobs,
-        soak: wave.verificationSoak,
-      });
-      r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
-      // all templates of an app share the project namespace
-      for (const t of r.templates) {
-        const owner = templateOwners.get(t.name);
-        if (owner) problems.add(`AnalysisTemplate name ${show(t.name)} is generated for both stage ${show(owner)} and stage ${show(wave.kargoStage)}; rename one of the checks`);
-        templateOwners.set(t.name, wave.kargoStage);
-      }
-      rendered.set(wave.kargoStage, r);
+  for (const { stage, wave, clusters } of waves) {
+    const r = renderVerification(checks.get(stage.name) ?? [], {
+      app: plan.app,
+      project: plan.project,
+      kargoStage: wave.kargoStage,
+      pipelineStage: stage.name,
+      namespace: stage.namespace,
+      clusters: clusters.map(c => c.variables),
+      jobs,
+      soak: wave.verificationSoak,
+    });
+    r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
+    // all templates of an app share the project namespace
+    for (const t of r.templates) {
+      const owner = templateOwners.get(t.name);
+      if (owner) problems.add(`AnalysisTemplate name ${show(t.name)} is generated for both stage ${show(owner)} and stage ${show(wave.kargoStage)}; rename one of the checks`);
+      templateOwners.set(t.name, wave.kargoStage);
     }
+    rendered.set(wave.kargoStage, r);
   }
-  problems.throwIfAny();
   return rendered;
 }

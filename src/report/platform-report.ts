@@ -58,7 +58,7 @@ export class PlatformReport {
     for (const stage of plan.stages) {
       for (const wave of stage.waves) {
         const gate = wave.controlFlow ? `control flow${wave.join === JoinKind.ANY_OF ? ', any of upstreams' : ''}`
-          : `${stage.approval}${stage.approval === 'automatic' ? '' : ` (${stage.promoters.map(mdText).join(', ')})`}`;
+          : `${stage.approval}${stage.gated ? ` (${stage.promoters.map(mdText).join(', ')})` : ''}`;
         // a soak is waited in the upstreams' verification: the upstream's checks say so
         const soak = wave.soak === undefined ? '' : `${wave.soak} (waited in the checks of ${wave.upstreams.join(', ')})`;
         const checks = [...wave.controlFlow ? [] : stage.verification, ...wave.verificationSoak ? [`soak ${wave.verificationSoak}`] : []];

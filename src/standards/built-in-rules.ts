@@ -2,7 +2,7 @@ import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { ArtifactKind } from '../artifact/artifact';
 import { ImageSelectionStrategy } from '../artifact/versioning';
 import { IPlatformApp } from '../plan/planned-app';
-import { hasOwnNamespace, stageApplicationName, stagesByCluster } from '../plan/release-plan';
+import { applicationsByCluster, hasOwnNamespace } from '../plan/release-plan';
 import { describe, show } from '../util/errors';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
@@ -68,7 +68,7 @@ export class StandardsRules {
   /** `prod-gate`: promotion into a production stage needs a person (manual or pull request). */
   public static prodGate(): IStandardsRule {
     return rule('prod-gate', 'production stages are gated by a manual approval or a pull request', app =>
-      app.plan.stages.filter(s => s.production && s.approval === 'automatic').map(s =>
+      app.plan.stages.filter(s => s.production && !s.gated).map(s =>
         `production stage ${show(s.name)} promotes automatically; use Approval.manual() or Approval.pullRequest() on the pipeline stage`));
   }
 
@@ -83,7 +83,7 @@ export class StandardsRules {
   /** `no-mutable-tags`: apps with gated stages do not follow mutable tags such as `latest`. */
   public static noMutableTags(): IStandardsRule {
     return rule('no-mutable-tags', 'gated stages never receive images by mutable tag', app => {
-      const gated = app.plan.stages.filter(s => s.approval !== 'automatic').map(s => s.name);
+      const gated = app.plan.stages.filter(s => s.gated).map(s => s.name);
       if (gated.length === 0) return [];
       return app.artifacts
         .filter(a => a.kind === ArtifactKind.IMAGE && a.imageOptions.versioning?.strategy === ImageSelectionStrategy.DIGEST)
@@ -129,10 +129,9 @@ export class StandardsRules {
       if (app.appName.length > maxApp) {
         problems.push(`app name ${show(app.appName)} has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
       }
-      const byCluster = stagesByCluster(app.plan.stages);
+      const byCluster = applicationsByCluster(app.plan.stages);
       for (const c of app.plan.clusters) {
-        for (const s of byCluster.get(c) ?? []) {
-          const name = stageApplicationName(app.plan, s, c);
+        for (const { stage: s, application: name } of byCluster.get(c) ?? []) {
           if (name.length > maxApplication) {
             const parts = hasOwnNamespace(app.plan, s) ? 'app, stage or cluster name' : 'app or cluster name';
             problems.push(`Application name ${show(name)} has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);

@@ -1,0 +1,138 @@
+import { checkAppProps, releaseRepoOf } from './app-checks';
+import { AppRelease, PlacedWave } from './app-release';
+import { checkArgArtifacts } from './arg-artifacts';
+import { applyFreezes } from './freeze-plan';
+import { PlatformAppProps } from './platform-app-props';
+import { ReleasePlan } from './release-plan';
+import { checkRenderInputs } from './render-inputs';
+import { repositoryAccesses } from './repository-access';
+import { resolveReleasePlan } from './resolve-plan';
+import { collectStageChecks, renderStageChecks } from './stage-checks';
+import { PlatformLabels } from '../contracts/labels';
+import { clusterVariableSource } from '../fleet/cluster';
+import { IClusterFleet } from '../fleet/cluster-fleet';
+import { ClusterSelector } from '../fleet/cluster-selector';
+import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
+import { checkFreezes } from '../pipeline/freeze-checks';
+import { describe, ProblemList } from '../util/errors';
+import { RenderedVerification } from '../verification/render';
+import { Verification } from '../verification/verification';
+
+/** Where an app's standards exemptions are recorded in its output. */
+const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';
+
+/**
+ * Turns an app's props into its release, the one place that does: checks every prop, resolves
+ * the plan against the fleet and pipeline, applies the freezes, places the clusters and renders
+ * the checks of every Kargo Stage. Every problem of all of it goes into one list and comes back
+ * in one error, as `subject`: a step that needs an earlier step's result is skipped when that
+ * result is unusable, so no mistake hides another.
+ * @internal
+ */
+export function buildAppRelease(subject: string, appName: string, props: PlatformAppProps): AppRelease {
+  const problems = new ProblemList(subject);
+  checkAppProps(problems, appName, props);
+  const freezes = checkFreezes(problems, 'freezes', props.freezes ?? []);
+  if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
+    problems.check('freezeOverride', props.freezeOverride, 'must be a FreezeOverride', "use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })");
+  }
+  const before = problems.size;
+  const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
+    props.stageVerification ?? {});
+  // a check that is itself wrong cannot be rendered; its problems are reported already
+  const checksRender = problems.size === before;
+  checkArgArtifacts(problems, props, checks);
+  const access = props.source && props.artifacts
+    ? repositoryAccesses(props.artifacts, props.source, releaseRepoOf(props), props.releaseRepoCredentials)
+    : { accesses: [], problems: [] };
+  access.problems.forEach(p => problems.add(p));
+  const placed = placeable(problems, props) ? placeRelease(problems, appName, props, { checks, checksRender, freezes }) : undefined;
+  problems.throwIfAny();
+  // an app that could not be placed has its reasons in `problems`, so it does not get here
+  const { plan, owner, waves, rendered } = placed!;
+
+  const exemptions = (props.exemptions ?? []).map(e => ({ ruleId: e.ruleId, justification: e.justification.trim() }));
+  return {
+    plan,
+    owner,
+    exemptions,
+    waves,
+    releaseRepo: releaseRepoOf(props),
+    source: props.source,
+    artifacts: [...props.artifacts],
+    argoCdNamespace: props.fleet.argoCdNamespace,
+    description: `${appName}, owned by team ${owner.team} (${owner.contact})`,
+    annotations: {
+      ...exemptions.length > 0
+        ? { [EXEMPTIONS_ANNOTATION]: JSON.stringify(exemptions.map(e => ({ rule: e.ruleId, justification: e.justification }))) }
+        : {},
+      ...props.freezeOverride ? { [PlatformLabels.FREEZE_OVERRIDE]: props.freezeOverride.record } : {},
+    },
+    clusterResources: (props.clusterResources ?? []).map(r => ({ group: r.group, kind: r.kind })),
+    checks: rendered,
+    accesses: access.accesses,
+    releaseRepoArgoCdCredentials: props.releaseRepoArgoCdCredentials,
+  };
+}
+
+/**
+ * Whether the app can be placed at all: not without a fleet and a pipeline (reported here), nor
+ * with targets or requirements that are themselves wrong (reported with the props).
+ */
+function placeable(problems: ProblemList, props: PlatformAppProps): boolean {
+  if (!props.fleet) problems.add(describe('fleet', undefined, 'is required', 'pass the ClusterFleet the app is delivered to'));
+  if (!props.pipeline) problems.add(describe('pipeline', undefined, 'is required', 'pass the PromotionPipeline the app is promoted through'));
+  const selectors = [props.targets, ...props.requires ?? []];
+  return !!props.fleet && !!props.pipeline && selectors.every(s => (s?._problems?.length ?? 0) === 0);
+}
+
+/** What the props checks hand on to the placement. */
+interface Checked {
+  readonly checks: Map<string, Verification[]>;
+  /** Whether the checks are sound enough to render. */
+  readonly checksRender: boolean;
+  /** The app's freezes that are `DeployFreeze`s. */
+  readonly freezes: DeployFreeze[];
+}
+
+/** The plan with its freezes, its placed waves and the rendered checks of every Kargo Stage. */
+function placeRelease(problems: ProblemList, appName: string, props: PlatformAppProps, checked: Checked) {
+  // the owner's groups promote into gated stages that name no promoters; unknown without an owner
+  const groups = props.owner ? [...props.owner.groups ?? [props.owner.team]] : undefined;
+  const resolved = resolveReleasePlan(problems, {
+    app: appName,
+    destinationNamespace: props.namespace ?? appName,
+    fleet: props.fleet,
+    pipeline: props.pipeline,
+    targets: props.targets ?? ClusterSelector.all(),
+    requirements: props.requires ?? [],
+    defaultPromoters: groups,
+    verification: checked.checks,
+  });
+  const plan = applyFreezes(problems, resolved, props.pipeline, { freezes: checked.freezes, freezeOverride: props.freezeOverride });
+  const waves = placeWaves(plan, props.fleet);
+  if (props.source) checkRenderInputs(problems, props.source, waves.flatMap(w => w.clusters));
+  const rendered = checked.checksRender
+    ? renderStageChecks(problems, plan, waves, checked.checks, props.fleet.verificationJobs)
+    : new Map<string, RenderedVerification>();
+  return { plan, owner: { ...props.owner, groups: groups ?? [] }, waves, rendered };
+}
+
+/** Every wave of the plan with its clusters: the plan names each cluster of the fleet it placed. */
+function placeWaves(plan: ReleasePlan, fleet: IClusterFleet): PlacedWave[] {
+  const inFleet = new Map(fleet.clusters.map(c => [c.name, c]));
+  return plan.stages.flatMap(stage => stage.waves.map(wave => ({
+    stage,
+    wave,
+    clusters: wave.clusters.flatMap((name, i) => {
+      const cluster = inFleet.get(name);
+      return cluster === undefined ? [] : [{
+        name,
+        server: cluster.server,
+        variables: clusterVariableSource(cluster),
+        apiVersions: cluster.apiVersions,
+        application: wave.applications[i],
+      }];
+    }),
+  })));
+}

@@ -1,0 +1,53 @@
+import { Duration } from 'cdk8s';
+import { describe, expect, test } from 'vitest';
+import { ClusterSelector, DeployFreeze, FreezeSchedule, PlatformApp, Verification } from '../../src';
+import { appProps, world } from '../fixtures';
+
+/** The message a PlatformApp fails with, or undefined when it does not fail. */
+function failure(define: () => unknown): string | undefined {
+  try {
+    define();
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+describe('buildAppRelease', () => {
+  test('fails with every problem of the props, the plan and the freezes in one error', () => {
+    const w = world();
+    const message = failure(() => new PlatformApp(w.app, 'api', appProps(w, {
+      // a stageVerification key naming no stage (props)
+      stageVerification: { production: [Verification.http({ name: 'smoke', url: 'https://api.{cluster}.example.com/healthz' })] },
+      // targets that miss every stage (plan)
+      targets: ClusterSelector.matchLabels({ team: 'nobody' }),
+      // a freeze naming an unknown stage (freezes)
+      freezes: [new DeployFreeze({ reason: 'year-end', schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)), stages: ['prd'] })],
+    })));
+    expect(message).toMatch(/^PlatformApp 'api': 5 problems\n/);
+    expect(message).toContain('stageVerification names stage "production", which pipeline \'standard\' does not have; use one of "dev", "staging", "prod"');
+    for (const stage of ['dev', 'staging', 'prod']) {
+      expect(message).toContain(`targets team=nobody leave stage "${stage}" without clusters`);
+    }
+    expect(message).toContain('freezes[0].stages is not a stage of pipeline \'standard\' (dev, staging, prod), got "prd"');
+  });
+
+  test('fails if a check is wrong, with the plan\'s problems, and reports the check once instead of again for every Kargo Stage', () => {
+    const w = world(undefined, { waveBudget: { maxClusters: 1 } });
+    const message = failure(() => new PlatformApp(w.app, 'api', appProps(w, {
+      verification: [Verification.http({ name: 'Smoke!', url: 'https://api.{cluster}.example.com/healthz' })],
+    })));
+    const problems = (message ?? '').split('\n').slice(1);
+    expect(problems.filter(p => p.includes('"Smoke!"'))).toEqual([
+      '  - verification: verification "Smoke!": http check name must consist of lowercase letters, digits and \'-\', '
+      + 'and start and end with a letter or digit, got "Smoke!"; use e.g. "health"',
+    ]);
+    expect(message).toContain('stage "dev" wave "dev" has 2 clusters but the wave budget allows 1');
+  });
+
+  test('fails if the owner is missing, without reporting gated stages as having no promoters', () => {
+    const w = world();
+    const message = failure(() => new PlatformApp(w.app, 'api', appProps(w, { owner: undefined as any })));
+    expect(message).toBe('PlatformApp \'api\': owner is required, got nothing; set { team, contact }');
+  });
+});
