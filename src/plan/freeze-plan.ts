@@ -51,9 +51,11 @@ function stageFreezes(pipeline: IPromotionPipeline, stage: PipelineStage, input:
  */
 export function applyFreezes(problems: ProblemList, plan: ReleasePlan, pipeline: IPromotionPipeline, input: FreezeInput): ReleasePlan {
   checkFreezeStages(problems, pipeline, input);
+  const byName = new Map(pipeline.stages.map(s => [s.name, s]));
   const stages = plan.stages.map(stage => {
     // every stage of a plan is a stage of its pipeline
-    const freezes = pipeline.stages.filter(s => s.name === stage.name).flatMap(s => stageFreezes(pipeline, s, input));
+    const own = byName.get(stage.name);
+    const freezes = own === undefined ? [] : stageFreezes(pipeline, own, input);
     if (freezes.length === 0) return stage;
     return { ...stage, freezes };
   });
