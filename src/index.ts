@@ -28,4 +28,4 @@ export * from './standards/standards-rule';
 export * from './standards/built-in-rules';
 export * from './standards/platform-standards';
 export * from './report/platform-report';
-export * from './synth/platform-synth-app';
+export * from './synth-app/platform-synth-app';

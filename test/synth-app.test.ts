@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { defineExamples } from '../apps';
 import { defineGeneratedPlatform } from '../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../src';
-import { ManifestYaml } from '../src/synth/manifest-yaml';
+import { ManifestYaml } from '../src/synth-app/manifest-yaml';
 import { compact } from '../src/util/collections';
 
 /** Every file an app writes, by name. */

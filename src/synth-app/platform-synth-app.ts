@@ -1,3 +1,5 @@
+// A mirror of cdk8s 2.70.0 `App.synth()` (lib/app.js) that imports nothing else of src/; README.md
+// in this folder maps each function onto cdk8s's, and test/synth-app.test.ts fails when they drift.
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
