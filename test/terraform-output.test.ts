@@ -417,7 +417,7 @@ describe('clustersFromTerraformOutput fails', () => {
 
   test('fails without the ca and the eks cluster name the central argo cd needs', () => {
     expect(errorOf(() => parse([{ ...GOOD, ca_data: undefined }]))).toBe(`${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): `
-      + 'ca_data is required for provider "aws" with the central argo cd: its api server\'s certificate is signed by the cluster\'s own ca, got nothing; '
+      + 'ca_data is required for provider "aws" with the central Argo CD: its API server\'s certificate is signed by the cluster\'s own CA, got nothing; '
       + 'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
     expect(errorOf(() => parse([{ ...GOOD, auth: undefined }]))).toContain('auth is required for provider "aws" with the central argo cd: argo cd mints its token for the eks cluster name, got nothing');
     expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'eks' } }]))).toContain('auth.cluster_name is required, got nothing');

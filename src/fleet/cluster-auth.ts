@@ -1,3 +1,4 @@
+import { caDataProblem } from './cluster-ca';
 import { describe, show } from '../util/errors';
 
 /**
@@ -82,7 +83,6 @@ export interface ClusterTlsOptions {
 
 const EXEC_API_VERSION = 'client.authentication.k8s.io/v1beta1';
 const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|_KEY$|^KEY$)/i;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * How Argo CD authenticates to a cluster, without secret material: it uses cloud identities
@@ -164,8 +164,9 @@ export class ClusterAuth {
     private readonly tls: ClusterTlsOptions,
     /** @internal */
     public readonly _problems: string[]) {
-    if (tls.caData !== undefined && (tls.caData.length === 0 || !BASE64.test(tls.caData))) {
-      _problems.push(describe('caData', tls.caData.slice(0, 40), 'must be a base64-encoded PEM certificate'));
+    const caDefect = tls.caData === undefined ? undefined : caDataProblem(tls.caData);
+    if (caDefect) {
+      _problems.push(describe('caData', tls.caData!.slice(0, 40), caDefect.problem, caDefect.rawPem ? 'base64-encode the PEM, e.g. Buffer.from(pem).toString(\'base64\')' : undefined));
     }
   }
 

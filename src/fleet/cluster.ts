@@ -1,6 +1,7 @@
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { ClusterAuth } from './cluster-auth';
+import { caDataRequiredProblem } from './cluster-ca';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
@@ -245,9 +246,8 @@ function checkCentralAuth(problems: ProblemList, provider: CloudProvider, auth: 
   const hint = AUTH_HINTS[provider] ?? 'ClusterAuth.exec() with the credential plugin your Argo CD image ships';
   if (!auth) {
     problems.add(`auth is required for provider ${show(provider)} with the central Argo CD; use ${hint}`);
-  } else if (AUTH_HINTS[provider] !== undefined && auth._caData === undefined) {
-    problems.add(`auth caData is required for provider ${show(provider)} with the central Argo CD, got none: `
-      + `its API server's certificate is signed by the cluster's own CA; use ${hint}`);
+  } else if (caDataRequiredProblem(provider) !== undefined && auth._caData === undefined) {
+    problems.add(describe('auth caData', undefined, caDataRequiredProblem(provider)!, `use ${hint}`));
   } else if (auth._caData === undefined && ipAddressHost(server)) {
     problems.add(`auth caData is required for the API server ${show(server)}, got none: `
       + 'no publicly trusted certificate names an IP address, so its CA is the cluster\'s own; pass { caData } with the auth');

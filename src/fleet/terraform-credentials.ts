@@ -1,10 +1,8 @@
+import { BASE64 } from './cluster-ca';
 import { isObject, join, snakeCase } from './terraform-json';
 
 // Credential detection for `terraform output -json`: the file is committed and becomes cluster
 // Secrets, so a credential in it is refused, and never shown in a message.
-
-/** Base64 text. @internal */
-export const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Key names (snake_cased) of credentials: bearer tokens, client keys, passwords, kubeconfigs. */
 const CREDENTIAL_KEY = /(^|_)(tokens?|password|passwd|kube_?config|kube_admin_config|client_key|client_certificate|private_key|credentials?)(_|$)|(^|_)(secret|key$)/;

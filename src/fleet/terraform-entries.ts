@@ -2,7 +2,8 @@ import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
 import { API_SERVER_URL, ClusterOptions } from './cluster';
 import { Accelerator, CloudProvider, Tier } from './cluster-attributes';
 import { ClusterAuth, ClusterTlsOptions } from './cluster-auth';
-import { BASE64, CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './terraform-credentials';
+import { caDataProblem, caDataRequiredProblem } from './cluster-ca';
+import { CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './terraform-credentials';
 import { EntryReader } from './terraform-entry-reader';
 import { aliases, closestOf, isObject, JsonObject } from './terraform-json';
 import { didYouMean } from '../util/closest';
@@ -204,28 +205,22 @@ function readAccelerator(r: EntryReader, entry: JsonObject, customAccelerators: 
 function readCaData(r: EntryReader, entry: JsonObject): string | undefined {
   const caData = r.string(entry, 'ca_data', { fix: 'use the base64-encoded PEM of the cluster CA' });
   if (caData === undefined) return undefined;
-  if (caData.includes('-----BEGIN')) {
-    r.report('ca_data', caData, 'must be base64-encoded, but is a raw PEM', 'wrap it in base64encode() in the output');
-    return undefined;
-  }
-  if (!BASE64.test(caData)) {
-    r.report('ca_data', caData, 'must be a base64-encoded PEM certificate', 'use the cluster resource\'s CA attribute, which is already base64');
+  const defect = caDataProblem(caData);
+  if (defect) {
+    r.report('ca_data', caData, defect.problem, defect.rawPem ? 'wrap it in base64encode() in the output' : 'use the cluster resource\'s CA attribute, which is already base64');
     return undefined;
   }
   return caData;
 }
-
-/** Providers whose API servers present a certificate of the cluster's own CA (EKS, GKE, AKS, OKE). */
-const MANAGED_CONTROL_PLANES: string[] = [CloudProvider.AWS, CloudProvider.GCP, CloudProvider.AZURE, CloudProvider.OCI];
 
 function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | undefined, caData: string | undefined,
   central: boolean): ClusterAuth | undefined {
   const tls: ClusterTlsOptions = caData === undefined ? {} : { caData };
   // The central Argo CD verifies the API server against ca_data (argo-cd v3.5.1
   // docs/operator-manual/declarative-setup.md, "Clusters"); a cluster with its own Argo CD needs none.
-  if (central && provider !== undefined && MANAGED_CONTROL_PLANES.includes(provider) && (entry.ca_data === undefined || entry.ca_data === null)) {
-    r.report('ca_data', undefined, `is required for provider ${show(provider)} with the central argo cd: its api server's certificate is signed by the cluster's own ca`,
-      'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
+  const caRequired = caDataRequiredProblem(provider);
+  if (central && caRequired !== undefined && (entry.ca_data === undefined || entry.ca_data === null)) {
+    r.report('ca_data', undefined, caRequired, 'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
   }
   const auth = r.object(entry, 'auth', { fix: 'use e.g. { type = "eks", cluster_name = "..." } or { type = "exec", command = "..." }' });
   const types = Object.keys(AUTH_FIELDS);
