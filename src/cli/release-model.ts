@@ -2,7 +2,7 @@ import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-se
 import { WindowTarget } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
 import { ApplicationsSyncPolicy } from '../testkit/model/applicationset-ownership';
-import { renderTemplate } from '../testkit/model/argocd-applications';
+import { modelApplications } from '../testkit/model/argocd-applications';
 
 /**
  * How an app is released, read back from synthesized objects only (never from the constructs),
@@ -92,12 +92,14 @@ export function readModels(set: ManifestSet, options: ModelOptions = {}): Map<st
   for (const group of set.groups()) {
     const objects = set.ofGroup(group);
     if (group === FLEET_GROUP || !objects.some((o) => isKargo(o, 'Project') || isKargo(o, 'Stage'))) continue;
-    models.set(group, readApp(group, objects, { tierOf, serverOf, options }));
+    models.set(group, readApp(group, objects, { clusterSecrets: clusterSecrets.map((o) => o.obj), tierOf, serverOf, options }));
   }
   return models;
 }
 
 interface FleetFacts {
+  /** The fleet's cluster Secrets, which ApplicationSet cluster generators select from. */
+  readonly clusterSecrets: any[];
   readonly tierOf: Map<string, string>;
   readonly serverOf: Map<string, string>;
   readonly options: ModelOptions;
@@ -170,9 +172,8 @@ interface ArgoEntry {
 
 /**
  * The Applications of an app by the Kargo Stage label they carry: Application objects as they
- * are, and every Application an ApplicationSet's generators give (per generator and cluster, its
- * `values` as `.values.<key>`, like argo-cd `applicationset/generators/cluster.go`), so one
- * ApplicationSet may serve several Stages; an ApplicationSet's own Stage label applies to
+ * are, and every Application an ApplicationSet's generators give (see `applicationSetEntries`),
+ * so one ApplicationSet may serve several Stages; an ApplicationSet's own Stage label applies to
  * templates without one (ApplicationSets of one wave each).
  */
 function argoEntriesByStage(objects: ManifestObject[], fleet: FleetFacts): Map<string, ArgoEntry[]> {
@@ -202,29 +203,29 @@ function argoEntriesByStage(objects: ManifestObject[], fleet: FleetFacts): Map<s
   return byStage;
 }
 
+/**
+ * The Applications an ApplicationSet generates, expanded by the test kit as Argo CD would
+ * (`modelApplications`: the cluster Secrets its generators select, their params and `values`),
+ * so the command line and the controller model cannot disagree on which Applications exist.
+ */
 function applicationSetEntries(appSet: any, fleet: FleetFacts): ArgoEntry[] {
-  const template = appSet.spec?.template ?? {};
   const ownStage = appSet.metadata?.labels?.[PlatformLabels.STAGE];
   const entries: ArgoEntry[] = [];
-  for (const generator of appSet.spec?.generators ?? []) {
-    for (const cluster of clustersOfGenerator(generator)) {
-      const params: Record<string, unknown> = { name: cluster, nameNormalized: cluster, server: fleet.serverOf.get(cluster) ?? '' };
-      if (generator.clusters?.values) params.values = renderTemplate(generator.clusters.values, params);
-      const t = renderTemplate({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, params);
-      const stage = t.metadata.labels?.[PlatformLabels.STAGE] ?? ownStage;
-      if (typeof stage !== 'string') continue;
-      entries.push({
-        stage,
-        cluster,
-        branches: revisionsOf(t.spec),
-        target: {
-          application: String(t.metadata.name ?? ''),
-          namespace: String(t.spec.destination?.namespace ?? ''),
-          clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
-        },
-        perCluster: false,
-      });
-    }
+  for (const app of modelApplications([...fleet.clusterSecrets, appSet])) {
+    const stage = app.labels[PlatformLabels.STAGE] ?? ownStage;
+    const cluster = app.labels[PlatformLabels.CLUSTER] ?? app.destination.name;
+    if (typeof stage !== 'string' || typeof cluster !== 'string') continue;
+    entries.push({
+      stage,
+      cluster,
+      branches: app.sources.map((s) => s.targetRevision).filter((r): r is string => typeof r === 'string'),
+      target: {
+        application: app.name,
+        namespace: String(app.destination.namespace ?? ''),
+        clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
+      },
+      perCluster: false,
+    });
   }
   return entries;
 }
@@ -327,16 +328,6 @@ function isProduction(stage: string, clusters: string[], fleet: FleetFacts): boo
   const known = clusters.filter((c) => fleet.tierOf.has(c));
   if (clusters.length > 0 && known.length === clusters.length) return known.every((c) => tiers.includes(fleet.tierOf.get(c)!));
   return /^prod/.test(stage);
-}
-
-function clustersOfGenerator(generator: any): string[] {
-  const selector = generator?.clusters?.selector;
-  if (!selector) return [];
-  const fromLabels = typeof selector.matchLabels?.[PlatformLabels.CLUSTER] === 'string' ? [selector.matchLabels[PlatformLabels.CLUSTER]] : [];
-  const fromExpressions = (selector.matchExpressions ?? [])
-    .filter((e: any) => e?.key === PlatformLabels.CLUSTER && e?.operator === 'In')
-    .flatMap((e: any) => e.values ?? []);
-  return [...fromLabels, ...fromExpressions];
 }
 
 function revisionsOf(spec: any): string[] {
