@@ -1,8 +1,10 @@
-export * from './verification-arg';
+export { VerificationArg } from './verification-arg';
 export * from './check-options';
-export * from './http-check';
-export * from './prometheus-check';
-export * from './job-check';
-export * from './template-check';
+export { HttpMethod } from './http-check';
+export type { HttpVerificationOptions } from './http-check';
+export { Comparison } from './prometheus-check';
+export type { PrometheusVerificationOptions } from './prometheus-check';
+export type { JobVerificationOptions } from './job-check';
+export type { TemplateVerificationOptions } from './template-check';
 export * from './verification';
 export { MetricOutcome } from './metric-outcome';
