@@ -49,7 +49,7 @@ describe('PromotionPipeline', () => {
     })).toThrow(/must end at 100/);
     expect(() => new PromotionPipeline(Testing.app(), 'p', {
       stages: [{ name: 'prod', clusters: ClusterSelector.all(), waves: Waves.byLabel('ring', ['a', 'a']) }],
-    })).toThrow(/values must be unique, got "a" twice/);
+    })).toThrow(/Waves.byLabel\("ring"\) values must be unique, but name "a" twice, got \["a","a"\]/);
   });
 
   test('fails if a soak time is not a duration', () => {

@@ -218,7 +218,7 @@ describe('errors', () => {
   });
 
   test('fails if two clusters share a name', () => {
-    expect(() => assignShards([{ name: 'a', weight: 1 }, { name: 'a', weight: 2 }], 2)).toThrow('duplicate cluster name "a"');
+    expect(() => assignShards([{ name: 'a', weight: 1 }, { name: 'a', weight: 2 }], 2)).toThrow('cluster name is given twice, got "a"; give every cluster its own name');
   });
 
   test.each([-1, 1.5, NaN])('fails if a weight is %s', (weight) => {

@@ -281,7 +281,7 @@ describe('clustersFromTerraformOutput fails', () => {
   });
 
   test('fails if an entry is not an object', () => {
-    expect(errorOf(() => parse(['aws-use1-h100-prod-01']))).toContain(`${SOURCE}: clusters[0]: must be an object (one cluster), got "aws-use1-h100-prod-01"`);
+    expect(errorOf(() => parse(['aws-use1-h100-prod-01']))).toContain(`${SOURCE}: clusters[0]: entry must be an object (one cluster), got "aws-use1-h100-prod-01"`);
   });
 
   test('fails if a required field is missing', () => {

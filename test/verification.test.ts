@@ -522,7 +522,7 @@ describe('problems', () => {
 
   test('fails if two checks have the same name', () => {
     expect(problemsOf(health(), health())).toEqual([
-      'verification names must be unique, got "health" more than once; give each check its own name, e.g. Verification.http({ name: \'health-2\', ... })',
+      'verification name is given more than once, got "health"; give each check its own name, e.g. Verification.http({ name: \'health-2\', ... })',
     ]);
   });
 
@@ -588,14 +588,14 @@ describe('problems', () => {
   test('fails if a secret arg is used where it would leak (url, query, job args, part of an env value)', () => {
     const token = { token: VerificationArg.fromSecret('s', 'k') };
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.{cluster}.example.com/?t={{args.token}}', args: token }))).toEqual([
-      'verification "h": http url references secret argument {{args.token}}; secrets may only be used in headers (or a whole job env value): error messages and logs show the url',
+      'verification "h": http url references a secret argument, got "{{args.token}}"; secrets may only be used in headers (or a whole job env value): error messages and logs show the url',
     ]);
     expect(problemsOf(Verification.prometheus({ address: 'http://p', query: 'x{t="{{args.token}}"}', threshold: 1, comparison: Comparison.EQUAL, args: token })).join())
-      .toContain('prometheus query references secret argument {{args.token}}');
+      .toContain('prometheus query references a secret argument, got "{{args.token}}"');
     expect(problemsOf(Verification.job({ image: 'i:1', containerArgs: ['--token={{args.token}}'], args: token })).join())
-      .toContain('job containerArgs[0] references secret argument {{args.token}}');
+      .toContain('job containerArgs[0] references a secret argument, got "{{args.token}}"');
     expect(problemsOf(Verification.job({ image: 'i:1', env: { AUTH_HEADER: 'Bearer {{args.token}}' }, args: token })).join())
-      .toContain('job env AUTH_HEADER references secret argument {{args.token}}');
+      .toContain('job env AUTH_HEADER references a secret argument, got "{{args.token}}"');
   });
 
   test('fails if a check name or a template name is not a valid name', () => {
@@ -648,7 +648,7 @@ describe('problems', () => {
 
   test('fails if a Prometheus check has neither a threshold nor a condition', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up' }))).toEqual([
-      'verification "p": prometheus check needs a threshold with a comparison or a successCondition, got neither; '
+      'verification "p": prometheus check needs a threshold with a comparison or a successCondition, got nothing; '
       + 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)',
     ]);
   });
@@ -658,7 +658,7 @@ describe('problems', () => {
       'verification "p": prometheus threshold 1 needs a comparison, got nothing; e.g. comparison: Comparison.LESS_THAN',
     ]);
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, successCondition: 'result[0] == 1' }))).toEqual([
-      'verification "p": prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition "result[0] == 1", threshold 1); keep one',
+      'verification "p": prometheus check takes either a successCondition or a threshold with a comparison, not both, got {"successCondition":"result[0] == 1","threshold":1}; keep one',
     ]);
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: NaN, comparison: Comparison.EQUAL }))).toEqual([
       'verification "p": prometheus threshold must be a finite number, got NaN; give it with the comparison',
@@ -678,10 +678,10 @@ describe('problems', () => {
     ]);
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://user:pw@x.example.com' })).join()).toContain('must not carry credentials');
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', body: '{}' }))).toEqual([
-      'verification "h": http body needs method POST or PUT, got a body with GET; set method: HttpMethod.POST or drop the body',
+      'verification "h": http method must be POST or PUT to send a body, got "GET"; set method: HttpMethod.POST or drop the body',
     ]);
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', jsonPath: '{$.status}' }))).toEqual([
-      'verification "h": http jsonPath "{$.status}" is given without a successCondition, so it checks nothing; add e.g. successCondition: "result == \'UP\'"',
+      'verification "h": http jsonPath is given without a successCondition, so it checks nothing, got "{$.status}"; add e.g. successCondition: "result == \'UP\'"',
     ]);
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', jsonPath: '$.status', successCondition: 'result' }))).toEqual([
       'verification "h": http jsonPath must be a Kubernetes JSONPath in braces, got "$.status"; use e.g. "{$.status}"',
@@ -707,14 +707,14 @@ describe('problems', () => {
 
   test('fails if a generated check declares a built-in arg, or an arg with a bad name', () => {
     expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', args: { 'stage': VerificationArg.value('x'), '1st': VerificationArg.value('y') } }))).toEqual([
-      'verification "h": arg name "stage" is built in ({{args.stage}} is always the Kargo stage); remove it from args, or pick another name',
+      'verification "h": arg name is built in ({{args.stage}} is always the Kargo stage), got "stage"; remove it from args, or pick another name',
       'verification "h": arg name must start with a letter and consist of letters, digits, \'_\' and \'-\', got "1st"',
     ]);
   });
 
   test('fails if an existing template is given a secret arg', () => {
     expect(problemsOf(Verification.fromTemplate('t', { args: { token: VerificationArg.fromSecret('s', 'k') } }))).toEqual([
-      'verification "t": args.token comes from a Secret, which Kargo cannot pass to an existing template; '
+      'verification "t": args.token comes from a Secret, which Kargo cannot pass to an existing template, got "s"; '
       + 'declare it in the template itself: args: [{ name: token, valueFrom: { secretKeyRef: { name: s, key: k } } }]',
     ]);
   });
@@ -748,7 +748,7 @@ describe('problems', () => {
     expect(problems(VerificationArg.fromSecret('Bad_Secret', 'a/b'))).toEqual([
       'verification "t": args.a: secret name must consist of lowercase letters, digits, \'-\' and \'.\', and start and end with a letter or digit, got "Bad_Secret"; name a Secret in the Kargo project namespace',
       'verification "t": args.a: secret key must consist of letters, digits, \'-\', \'_\' or \'.\', got "a/b"',
-      'verification "t": args.a comes from a Secret, which Kargo cannot pass to an existing template; '
+      'verification "t": args.a comes from a Secret, which Kargo cannot pass to an existing template, got "Bad_Secret"; '
       + 'declare it in the template itself: args: [{ name: a, valueFrom: { secretKeyRef: { name: Bad_Secret, key: a/b } } }]',
     ]);
   });

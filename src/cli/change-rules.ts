@@ -2,6 +2,7 @@ import { canonicalJson, ManifestObject } from './manifest-set';
 import { AppChange, PlanChange } from './release-diff';
 import { ActiveWindow, activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
+import { describe, within } from '../util/errors';
 
 /**
  * Annotation that lets an app change production while a deny sync window is active. Put it on the
@@ -56,7 +57,7 @@ export interface MaxProductionWaveGrowthOptions {
 export function maxProductionWaveGrowth(options: MaxProductionWaveGrowthOptions = {}): ChangeRule {
   const max = options.maxClusters ?? 5;
   if (!Number.isInteger(max) || max < 0) {
-    throw new Error(`max-production-wave-growth: maxClusters must be a whole number >= 0, got ${max}`);
+    throw new Error(within('max-production-wave-growth', describe('maxClusters', max, 'must be a whole number >= 0')));
   }
   return {
     id: 'max-production-wave-growth',

@@ -1,5 +1,5 @@
 import { caDataProblem } from './cluster-ca';
-import { describe, show } from '../util/errors';
+import { describe } from '../util/errors';
 
 /**
  * Options for `ClusterAuth.eks()`.
@@ -142,8 +142,7 @@ export class ClusterAuth {
     if (!options.command) problems.push(describe('exec auth command', options.command, 'must not be empty', 'name a plugin present in the Argo CD image'));
     for (const name of Object.keys(options.env ?? {})) {
       if (SECRET_LOOKING_ENV.test(name)) {
-        problems.push(`exec auth env ${show(name)} looks like secret material, got a literal value; `
-          + 'let the plugin read the secret from a mounted file or the workload identity instead');
+        problems.push(describe('exec auth env name', name, 'looks like secret material and has a literal value', 'let the plugin read the secret from a mounted file or the workload identity instead'));
       }
     }
     return new ClusterAuth('exec', () => ({

@@ -245,12 +245,11 @@ const AUTH_HINTS: Record<string, string> = {
 function checkCentralAuth(problems: ProblemList, provider: CloudProvider, auth: ClusterAuth | undefined, server: string | undefined): void {
   const hint = AUTH_HINTS[provider] ?? 'ClusterAuth.exec() with the credential plugin your Argo CD image ships';
   if (!auth) {
-    problems.add(`auth is required for provider ${show(provider)} with the central Argo CD; use ${hint}`);
+    problems.add(describe('auth', undefined, `is required for provider ${show(provider)} with the central Argo CD`, `use ${hint}`));
   } else if (caDataRequiredProblem(provider) !== undefined && auth._caData === undefined) {
     problems.add(describe('auth caData', undefined, caDataRequiredProblem(provider)!, `use ${hint}`));
   } else if (auth._caData === undefined && ipAddressHost(server)) {
-    problems.add(`auth caData is required for the API server ${show(server)}, got none: `
-      + 'no publicly trusted certificate names an IP address, so its CA is the cluster\'s own; pass { caData } with the auth');
+    problems.add(describe('auth caData', undefined, `is required for the API server ${show(server)}: no publicly trusted certificate names an IP address, so its CA is the cluster's own`, 'pass { caData } with the auth'));
   }
 }
 

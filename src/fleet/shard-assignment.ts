@@ -143,7 +143,7 @@ function checkCandidates(candidates: ShardCandidate[], shardCount: number) {
   const seen = new Set<string>();
   for (const c of candidates) {
     if (seen.has(c.name)) {
-      throw new Error(`duplicate cluster name ${show(c.name)}`);
+      throw new Error(describe('cluster name', c.name, 'is given twice', 'give every cluster its own name'));
     }
     seen.add(c.name);
     if (!Number.isInteger(c.weight) || c.weight < 0) {

@@ -7,7 +7,7 @@ import { CREDENTIAL_FIX, findCredentials, preview, redactUrl } from './terraform
 import { EntryReader } from './terraform-entry-reader';
 import { aliases, closestOf, isObject, JsonObject } from './terraform-json';
 import { didYouMean } from '../util/closest';
-import { show } from '../util/errors';
+import { describe, show } from '../util/errors';
 import { urlDefect } from '../util/urls';
 
 // One cluster entry of `terraform output -json`, field by field (the fields are listed in
@@ -66,7 +66,7 @@ const PREDEFINED_TIERS = [Tier.DEV, Tier.STAGING, Tier.PROD];
 export function readCluster(r: EntryReader, entry: unknown, key: string | undefined,
   customAccelerators: string[] = [], centralByDefault = true): { name?: string; server?: string; cluster?: ClusterOptions } {
   if (!isObject(entry)) {
-    r.add(`must be an object (one cluster), got ${preview(entry)}; give each cluster as { endpoint = ..., provider = ..., region = ..., tier = ... }`);
+    r.add(describe('entry', entry, 'must be an object (one cluster)', 'give each cluster as { endpoint = ..., provider = ..., region = ..., tier = ... }', preview));
     return {};
   }
   // Credentials are refused first and wherever they are, and never shown: the other checks skip them.

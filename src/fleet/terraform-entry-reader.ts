@@ -1,6 +1,6 @@
 import { isCredentialKey, isCredentialValue, preview } from './terraform-credentials';
 import { closestOf, isObject, join, JsonObject, snakeCase, terraformNames } from './terraform-json';
-import { describe, show } from '../util/errors';
+import { describe, show, within } from '../util/errors';
 
 /**
  * Reads the fields of one entry and records what is wrong with them; `failed` tells whether any
@@ -18,7 +18,7 @@ export class EntryReader {
 
   public add(message: string): void {
     this.count++;
-    this.problems.push(`${this.where}: ${message}`);
+    this.problems.push(within(this.where, message));
   }
 
   /** `field problem, got value; fix`, the format of every validation message of the library. */
@@ -28,7 +28,7 @@ export class EntryReader {
 
   /** Problems recorded by a value factory (`Tier.of`, `ClusterAuth.exec`, ...), in Terraform's names. */
   public reportValueProblems(field: string, problems: string[]): void {
-    for (const p of problems) this.add(`${field}: ${terraformNames(p)}`);
+    for (const p of problems) this.add(within(field, terraformNames(p)));
   }
 
   public unknownFields(obj: JsonObject, path: string, known: string[], synonyms: Record<string, string>): void {

@@ -3,7 +3,7 @@ import { preview } from './terraform-credentials';
 import { readCluster } from './terraform-entries';
 import { EntryReader } from './terraform-entry-reader';
 import { closestOf, isObject, JsonObject, lineColumn, listOf } from './terraform-json';
-import { describe, show } from '../util/errors';
+import { describe, problemListing, show, within } from '../util/errors';
 
 /*
  * Reads the fleet from `terraform output -json`. Terraform owns the clusters, so their
@@ -92,7 +92,7 @@ export function clustersFromTerraformOutput(text: string,
 
   if (problems.length === 1) throw new Error(problems[0]);
   if (problems.length > 1) {
-    throw new Error(`cannot read clusters from terraform output ${source}: ${problems.length} problems\n${problems.map(p => `  - ${p}`).join('\n')}`);
+    throw new Error(problemListing(`cannot read clusters from terraform output ${source}`, problems));
   }
   return clusters.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -131,7 +131,7 @@ function outputValue(text: string, source: string, outputName: string): unknown[
       + `add \`output "${outputName}"\` to the Terraform configuration, apply it and regenerate the file`);
   }
   if (!isObject(wrapper) || !('value' in wrapper)) {
-    throw new Error(`${source}: ${describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)}`);
+    throw new Error(within(source, describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)));
   }
   const value = wrapper.value;
   if (Array.isArray(value)) return value;
@@ -143,6 +143,6 @@ function outputValue(text: string, source: string, outputName: string): unknown[
     return value;
   }
   // the value is shown with its terraform type, both through the redacting preview
-  throw new Error(`${source}: ${describe(`output ${show(outputName)}`, value, 'must be a list or a map of cluster objects',
-    'output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name', v => `${preview(v)} (terraform type ${preview(wrapper.type)})`)}`);
+  throw new Error(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of cluster objects',
+    'output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name', v => `${preview(v)} (terraform type ${preview(wrapper.type)})`)));
 }

@@ -37,11 +37,11 @@ export class FanOut {
   public static groups(groups: { [name: string]: ClusterSelector }): FanOut {
     const problems: string[] = [];
     const names = Object.keys(groups ?? {}).sort();
-    if (names.length === 0) problems.push('FanOut.groups() needs at least one group, got none');
+    if (names.length === 0) problems.push(describe('FanOut.groups()', groups, 'needs at least one group'));
     for (const name of names) {
       const p = dns1123LabelProblem(name);
-      if (p) problems.push(`FanOut.groups() group name ${show(name)} ${p}; it names Kargo Stages: use a short label such as "west"`);
-      if (!(groups[name] instanceof ClusterSelector)) problems.push(`FanOut.groups() group ${show(name)} must be a ClusterSelector`);
+      if (p) problems.push(describe('FanOut.groups() group name', name, p, 'it names Kargo Stages: use a short label such as "west"'));
+      if (!(groups[name] instanceof ClusterSelector)) problems.push(describe(`FanOut.groups() group ${show(name)}`, groups[name], 'must be a ClusterSelector', 'use e.g. ClusterSelector.byLabel()'));
     }
     return new FanOut(FanOutKind.GROUPS, undefined, { ...groups }, problems);
   }

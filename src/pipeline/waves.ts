@@ -38,9 +38,9 @@ export class Waves {
    */
   public static byLabel(key: string, values: string[]): Waves {
     const problems: string[] = [];
-    if (values.length === 0) problems.push(`Waves.byLabel(${show(key)}) needs at least one value, got none`);
+    if (values.length === 0) problems.push(describe(`Waves.byLabel(${show(key)})`, values, 'needs at least one value'));
     const dup = values.find((v, i) => values.indexOf(v) !== i);
-    if (dup !== undefined) problems.push(`Waves.byLabel(${show(key)}) values must be unique, got ${show(dup)} twice`);
+    if (dup !== undefined) problems.push(describe(`Waves.byLabel(${show(key)}) values`, values, `must be unique, but name ${show(dup)} twice`));
     return new Waves(WaveStrategy.BY_LABEL, key, [...values], values.length, [], problems);
   }
 

@@ -49,7 +49,7 @@ export class StandardsRules {
   public static ownerContact(): IStandardsRule {
     return rule('owner-contact', 'every app names an owning team and a reachable contact', app => {
       const problems: string[] = [];
-      if (!app.owner.team) problems.push('no owner team; set owner.team');
+      if (!app.owner.team) problems.push(describe('owner team', app.owner.team, 'is required', 'set owner.team'));
       if (!CONTACT.test(app.owner.contact ?? '')) {
         problems.push(describe('owner contact', app.owner.contact, 'is not a channel (#name), handle (@name), e-mail address or URL',
           'set owner.contact to where on-call can be reached'));

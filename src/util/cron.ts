@@ -195,18 +195,19 @@ export function parseCron(schedule: string): CronSchedule | CronProblem {
   if (fields.length !== 5) {
     return { problem: `has ${fields.length} fields, Argo CD reads exactly 5`, fix: "write minute hour day-of-month month day-of-week, e.g. '0 0 20 12 *'" };
   }
-  const problems: string[] = [];
+  // parts of the one problem the schedule has (describe() words the message)
+  const fieldProblems: string[] = [];
   const fixes = new Set<string>();
   const bits = fields.map((text, i) => {
     const result = parseField(text, FIELDS[i]);
     if ('problem' in result) {
-      problems.push(`${FIELDS[i].name} ${JSON.stringify(text)} ${result.problem}`);
+      fieldProblems.push(`${FIELDS[i].name} ${JSON.stringify(text)} ${result.problem}`);
       fixes.add(result.fix);
       return { values: new Set<number>(), star: false };
     }
     return result;
   });
-  if (problems.length > 0) return { problem: `is refused by Argo CD v3.5.1's cron parser: ${problems.join('; ')}`, fix: [...fixes].join('; ') };
+  if (fieldProblems.length > 0) return { problem: `is refused by Argo CD v3.5.1's cron parser: ${fieldProblems.join('; ')}`, fix: [...fixes].join('; ') };
   return CronSchedule._of(bits);
 }
 

@@ -29,7 +29,7 @@ const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_0
 export function parseGoDuration(text: string): number {
   const match = /^((\d+(\.\d+)?)(h|ms|m|s|us|µs|ns))+$/.test(text);
   if (!match) {
-    throw new Error(`duration "${text}" is not a Go duration such as 1h or 90m`);
+    throw new Error(describe('duration', text, 'is not a Go duration', 'use e.g. 1h or 90m'));
   }
   let ms = 0;
   for (const part of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) {
@@ -39,7 +39,7 @@ export function parseGoDuration(text: string): number {
   // so Argo CD refuses such a window and Kargo such a field (conformance/property-values.ts found
   // the CLI taking one)
   if (ms > MAX_GO_DURATION_MS) {
-    throw new Error(`duration "${text}" is longer than a Go duration can be (2562047h47m16.854775807s)`);
+    throw new Error(describe('duration', text, 'is longer than a Go duration can be (2562047h47m16.854775807s)'));
   }
   return ms;
 }

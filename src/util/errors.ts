@@ -31,9 +31,9 @@ export class ProblemList {
   public throwIfAny(): void {
     if (this.problems.length === 0) return;
     if (this.problems.length === 1) {
-      throw userError(`${this.subject}: ${this.problems[0]}`);
+      throw userError(within(this.subject, this.problems[0]));
     }
-    throw userError(`${this.subject}: ${this.problems.length} problems\n${this.problems.map(p => `  - ${p}`).join('\n')}`);
+    throw userError(problemListing(this.subject, this.problems));
   }
 }
 
@@ -45,6 +45,24 @@ export class ProblemList {
  */
 export function describe(field: string, value: unknown, problem: string, fix?: string, render: (value: unknown) => string = show): string {
   return `${field} ${problem}, got ${render(value)}${fix ? `; ${fix}` : ''}`;
+}
+
+/**
+ * A problem of a part as its whole reports it, `subject: problem`: the problems a value, a check
+ * or an entry recorded, under the field, check or entry they came in. `problem` is a message the
+ * formatter wrote (`describe` or another `within`).
+ * @internal
+ */
+export function within(subject: string, problem: string): string {
+  return `${subject}: ${problem}`;
+}
+
+/**
+ * Several problems of `subject` as one message: `subject: N problems` and a line per problem.
+ * @internal
+ */
+export function problemListing(subject: string, problems: readonly string[]): string {
+  return `${subject}: ${problems.length} problems\n${problems.map(p => `  - ${p}`).join('\n')}`;
 }
 
 /**
@@ -95,7 +113,7 @@ export interface IHasProblems {
  */
 export function reportValue(list: ProblemList, field: string, value: IHasProblems | undefined): void {
   for (const p of value?._problems ?? []) {
-    list.add(`${field}: ${p}`);
+    list.add(within(field, p));
   }
 }
 

@@ -5,7 +5,7 @@ import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_
 import { VerificationArg } from './verification-arg';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { toGoDuration } from '../util/duration';
-import { describe, show } from '../util/errors';
+import { describe, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { urlDefect } from '../util/urls';
 
@@ -89,7 +89,7 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, true);
-    for (const p of arg?._problems ?? []) problems.push(`args.${argName}: ${p}`);
+    for (const p of arg?._problems ?? []) problems.push(within(`args.${argName}`, p));
   }
   const count = options?.count ?? defaults.count;
   const countOk = Number.isInteger(count) && count >= 1;
@@ -123,7 +123,7 @@ export function checkArgName(problems: string[], name: string, generated: boolea
     problems.push(describe('arg name', name, "must start with a letter and consist of letters, digits, '_' and '-'"));
   }
   if (generated && BUILT_IN_ARGS[name] !== undefined) {
-    problems.push(`arg name ${show(name)} is built in ({{args.${name}}} is always the Kargo ${name}); remove it from args, or pick another name`);
+    problems.push(describe('arg name', name, `is built in ({{args.${name}}} is always the Kargo ${name})`, 'remove it from args, or pick another name'));
   }
 }
 
@@ -167,7 +167,7 @@ export function publicText(problems: string[], field: string, text: string, comm
   const refs = checkText(problems, field, text, common.declared);
   for (const name of refs) {
     if (common.args[name]?.isSecret) {
-      problems.push(`${field} references secret argument {{args.${name}}}; secrets may only be used in headers (or a whole job env value): ${why}`);
+      problems.push(describe(field, `{{args.${name}}}`, 'references a secret argument', `secrets may only be used in headers (or a whole job env value): ${why}`));
     }
   }
   return refs;
@@ -186,7 +186,7 @@ export function checkUrl(problems: string[], field: string, url: string) {
   if (defect === 'not-a-url' || defect === 'scheme') {
     problems.push(describe(field, url, 'must be an http:// or https:// URL'));
   } else if (defect === 'credentials') {
-    problems.push(`${field} must not carry credentials, got a URL with user info; use a header with a VerificationArg.fromSecret() arg`);
+    problems.push(describe(field, '<a URL with user info>', 'must not carry credentials', 'use a header with a VerificationArg.fromSecret() arg', String));
   }
 }
 

@@ -4,7 +4,7 @@ import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, image
 import { jobSafeMetricName } from './job-names';
 import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
-import { describe, show } from '../util/errors';
+import { describe } from '../util/errors';
 
 /**
  * The HTTP method of an HTTP check (the methods the Argo Rollouts web provider supports).
@@ -118,7 +118,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const body = options?.body;
   if (body !== undefined) {
     if (method === HttpMethod.GET) {
-      problems.push('http body needs method POST or PUT, got a body with GET; set method: HttpMethod.POST or drop the body');
+      problems.push(describe('http method', method, 'must be POST or PUT to send a body', 'set method: HttpMethod.POST or drop the body'));
     }
     refs.push(...checkText(problems, 'http body', `${body}`, common.declared));
   }
@@ -134,7 +134,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
     if (`${condition}`.trim() === '') problems.push(describe('http successCondition', condition, 'must not be empty', 'omit it to accept every 2xx answer'));
     refs.push(...checkText(problems, 'http successCondition', `${condition}`, common.declared));
   } else if (options?.jsonPath !== undefined) {
-    problems.push(`http jsonPath ${show(options.jsonPath)} is given without a successCondition, so it checks nothing; add e.g. successCondition: "result == 'UP'"`);
+    problems.push(describe('http jsonPath', options.jsonPath, 'is given without a successCondition, so it checks nothing', 'add e.g. successCondition: "result == \'UP\'"'));
   }
   const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);

@@ -162,14 +162,13 @@ function prometheusCondition(problems: string[], options: PrometheusVerification
   const condition = options?.successCondition;
   if (condition !== undefined) {
     if (threshold !== undefined || comparison !== undefined) {
-      problems.push(`prometheus check takes either a successCondition or a threshold with a comparison, got both (successCondition ${show(condition)}, threshold ${show(threshold)}); keep one`);
+      problems.push(describe('prometheus check', { successCondition: condition, threshold }, 'takes either a successCondition or a threshold with a comparison, not both', 'keep one'));
     }
     if (`${condition}`.trim() === '') problems.push(describe('prometheus successCondition', condition, 'must not be empty', 'use e.g. "result[0] < 0.01"'));
     return `${condition}`;
   }
   if (threshold === undefined && comparison === undefined) {
-    problems.push('prometheus check needs a threshold with a comparison or a successCondition, got neither; '
-      + 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)');
+    problems.push(describe('prometheus check', undefined, 'needs a threshold with a comparison or a successCondition', 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)'));
     return undefined;
   }
   if (threshold === undefined || typeof threshold !== 'number' || !Number.isFinite(threshold)) {

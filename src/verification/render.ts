@@ -9,7 +9,7 @@ import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-va
 import { PlatformLabels } from '../contracts/labels';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact, duplicates } from '../util/collections';
-import { describe, show } from '../util/errors';
+import { describe, show, within } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 /** A cluster a Kargo Stage deploys to, as the placeholders of a check see it. @internal */
@@ -183,10 +183,10 @@ function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verific
 export function verificationProblems(checks: Verification[]): string[] {
   const problems: string[] = [];
   for (const check of checks) {
-    for (const p of check._problems) problems.push(`verification ${show(check.name)}: ${p}`);
+    for (const p of check._problems) problems.push(within(`verification ${show(check.name)}`, p));
   }
   for (const name of duplicates(checks.map(c => c.name))) {
-    problems.push(`verification names must be unique, got ${show(name)} more than once; give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`);
+    problems.push(describe('verification name', name, 'is given more than once', `give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`));
   }
   problems.push(...argUses(checks, {}).conflicts);
   return problems;

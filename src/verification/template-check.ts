@@ -1,7 +1,7 @@
 import { VerificationKind } from './check-options';
 import { checkArgName, CheckParts } from './check-rules';
 import { VerificationArg } from './verification-arg';
-import { describe } from '../util/errors';
+import { describe, within } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
 /**
@@ -31,10 +31,10 @@ export function templateCheck(templateName: string, options: TemplateVerificatio
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, false);
-    for (const p of arg?._problems ?? []) problems.push(`args.${argName}: ${p}`);
+    for (const p of arg?._problems ?? []) problems.push(within(`args.${argName}`, p));
     if (arg?.isSecret) {
-      problems.push(`args.${argName} comes from a Secret, which Kargo cannot pass to an existing template; `
-        + `declare it in the template itself: args: [{ name: ${argName}, valueFrom: { secretKeyRef: { name: ${arg.secretName}, key: ${arg.secretKey} } } }]`);
+      problems.push(describe(`args.${argName}`, arg.secretName, 'comes from a Secret, which Kargo cannot pass to an existing template',
+        `declare it in the template itself: args: [{ name: ${argName}, valueFrom: { secretKeyRef: { name: ${arg.secretName}, key: ${arg.secretKey} } } }]`));
     }
   }
   const kind = options?.clusterScoped ? 'ClusterAnalysisTemplate' : 'AnalysisTemplate';

@@ -10,7 +10,7 @@ import { templateCheck, TemplateVerificationOptions } from './template-check';
 import { VerificationArg } from './verification-arg';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact } from '../util/collections';
-import { show } from '../util/errors';
+import { describe } from '../util/errors';
 
 /**
  * A check that Kargo runs after promoting an app to a Stage, before the Freight counts as
@@ -99,7 +99,7 @@ export class Verification {
    */
   public _renderMetrics(metricName: string, values: Record<string, string>, labels: Record<string, string>,
     jobs?: VerificationJobOptions): any[] {
-    if (!this.build || !this.timing) throw new Error(`verification ${show(this.name)} is a template reference and has no metric`);
+    if (!this.build || !this.timing) throw new Error(describe('verification', this.name, 'is a template reference and has no metric'));
     const t = this.timing;
     const fill = (text: string) => fillPlaceholders(text, values);
     const timed = (name: string, body: Record<string, unknown>) => compact({
