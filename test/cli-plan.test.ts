@@ -230,7 +230,7 @@ describe('change rules', () => {
     expect(changeRules().map((r) => r.id)).toEqual(['max-production-wave-growth', 'no-production-change-during-freeze']);
     expect(changeRules({ 'max-production-wave-growth': false }).map((r) => r.id)).toEqual(['no-production-change-during-freeze']);
     expect(changeRules({ 'max-production-wave-growth': { maxClusters: 2 } })[0].description).toBe('a change may add at most 2 cluster(s) to one production wave');
-    expect(() => changeRules({ 'no-such-rule': true })).toThrow('unknown change rule "no-such-rule"');
+    expect(() => changeRules({ 'no-such-rule': true })).toThrow('change rule is not known, got "no-such-rule"; use one of');
   });
 });
 
@@ -290,7 +290,7 @@ describe('plan --base-dir/--head-dir', () => {
     fs.writeFileSync(config, JSON.stringify({ changeRules: { 'max-production-wave-growht': false } }));
     const typo = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], typo.io)).toBe(2);
-    expect(typo.err.join('')).toBe('error: unknown change rule "max-production-wave-growht" (known: max-production-wave-growth, no-production-change-during-freeze)\n');
+    expect(typo.err.join('')).toBe('error: change rule is not known, got "max-production-wave-growht"; use one of max-production-wave-growth, no-production-change-during-freeze\n');
     // the ApplicationSet controller's policy decides what the plan says a wave move does
     fs.writeFileSync(config, JSON.stringify({ applicationSetPolicy: 'create-update', changeRules: { 'max-production-wave-growth': false } }));
     const moved = write('moved', tree({ api: withProdWaves(prod(1), prod(2), prod(3, 4, 5, 6, 7)), web: WEB }));

@@ -63,12 +63,12 @@ describe('PlatformStandards', () => {
     expect(lines).toEqual([
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks allowed-registries: image docker.io/library/nginx comes from registry docker.io, which is not allowed; mirror it to one of ghcr.io',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks cluster-scoped-resources: the AppProject allows cluster-scoped CustomResourceDefinition.apiextensions.k8s.io; move it to a platform-owned app, or record an exemption with the reason',
-      'PlatformApp \'a-very-long-application-name-for-tests\' breaks max-wave-percent: stage "prod" wave "prod" holds 4 of 4 clusters (100%), more than 50%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
-      'PlatformApp \'a-very-long-application-name-for-tests\' breaks name-length: app name "a-very-long-application-name-for-tests" has 38 characters, more than 32; shorten it',
+      'PlatformApp \'a-very-long-application-name-for-tests\' breaks max-wave-percent: stage "prod" wave "prod" holds more than 50% of the clusters, got 4 of 4 clusters (100%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'PlatformApp \'a-very-long-application-name-for-tests\' breaks name-length: app name has 38 characters, more than 32, got "a-very-long-application-name-for-tests"; shorten it',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks owner-contact: owner contact is not a channel (#name), handle (@name), e-mail address or URL, got "call Bob"; set owner.contact to where on-call can be reached',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks prod-gate: production stage "prod" promotes automatically; use Approval.manual() or Approval.pullRequest() on the pipeline stage',
       'PlatformApp \'a-very-long-application-name-for-tests\' breaks prod-verification: production stage "prod" has no verification; add a check with verification or stageVerification (e.g. Verification.http())',
-      'PlatformApp \'beta\' breaks max-wave-percent: stage "prod" wave "prod" holds 4 of 4 clusters (100%), more than 50%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'PlatformApp \'beta\' breaks max-wave-percent: stage "prod" wave "prod" holds more than 50% of the clusters, got 4 of 4 clusters (100%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
       'PlatformApp \'beta\' breaks no-mutable-tags: image ghcr.io/acme/beta follows the mutable tag "latest" into gated stage(s) prod; use Versioning.semver() with immutable version tags',
     ]);
   });
@@ -122,10 +122,10 @@ describe('PlatformStandards', () => {
     const w = world();
     const app = compliant(w);
     expect(StandardsRules.maxWavePercent({ percent: 40, allStages: true }).check(app)).toEqual([
-      'stage "dev" wave "dev" holds 2 of 2 clusters (100%), more than 40%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
-      'stage "staging" wave "staging" holds 2 of 2 clusters (100%), more than 40%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
-      'stage "prod" wave "canary" holds 2 of 4 clusters (50%), more than 40%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
-      'stage "prod" wave "broad" holds 2 of 4 clusters (50%), more than 40%; split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'stage "dev" wave "dev" holds more than 40% of the clusters, got 2 of 2 clusters (100%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'stage "staging" wave "staging" holds more than 40% of the clusters, got 2 of 2 clusters (100%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'stage "prod" wave "canary" holds more than 40% of the clusters, got 2 of 4 clusters (50%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
+      'stage "prod" wave "broad" holds more than 40% of the clusters, got 2 of 4 clusters (50%); split the stage into more waves (Waves.byPercentage() or more ring labels)',
     ]);
   });
 

@@ -170,9 +170,9 @@ describe('stage namespaces: names', () => {
     const { platformApp } = synth(QUICKSTART);
     const rule = StandardsRules.nameLengths({ maxApplicationName: 19 });
     expect(rule.check(platformApp)).toEqual([
-      'Application name "api-test-aws-dev-cpu" has 20 characters, more than 19; shorten the app, stage or cluster name',
-      'Application name "api-test-gcp-dev-h100" has 21 characters, more than 19; shorten the app, stage or cluster name',
-      'Application name "api-uat-gcp-dev-h100" has 20 characters, more than 19; shorten the app, stage or cluster name',
+      'Application name has 20 characters, more than 19, got "api-test-aws-dev-cpu"; shorten the app, stage or cluster name',
+      'Application name has 21 characters, more than 19, got "api-test-gcp-dev-h100"; shorten the app, stage or cluster name',
+      'Application name has 20 characters, more than 19, got "api-uat-gcp-dev-h100"; shorten the app, stage or cluster name',
     ]);
   });
 

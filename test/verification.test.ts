@@ -225,9 +225,9 @@ describe('Verification.http', () => {
     const guard = (name: string) => ({ name, count: 5, owner: 'v', fix: 'shorten the check name' });
     const metrics = [{ name: 'smoke-aws-usw2-cpu-prod-01', count: 1 }, { name: 'version-aws-usw2-cpu-prod-01-x', count: 5 }, { name: 'version-aws-usw2-cpu-prod-02-x', count: 5 }];
     expect(jobNameProblems([guard('version-aws-usw2-cpu-prod-01-x'), guard('smoke-aws-usw2-cpu-prod-01'), guard('ok-answers-json')], metrics)).toEqual([
-      'verification "v" metric "version-aws-usw2-cpu-prod-01-x" would run as Job "<run uid>.version-aws-usw2-cpu-pro.1", the Job of metric "version-aws-usw2-cpu-prod-02-x" too, '
-        + 'whose result it would report: Argo Rollouts keeps only the first 24 characters of a job metric\'s name in its Job name (metricproviders/job/job.go); shorten the check name',
-      'verification "v" metric "smoke-aws-usw2-cpu-prod-01" would run as Job "<run uid>.smoke-aws-usw2-cpu-prod-.1", which Kubernetes refuses (a name part ends in "-"): '
+      'verification "v" metric "version-aws-usw2-cpu-prod-01-x" Job name is also the Job of metric "version-aws-usw2-cpu-prod-02-x", whose result it would report, '
+        + 'got "<run uid>.version-aws-usw2-cpu-pro.1"; Argo Rollouts keeps only the first 24 characters of a job metric\'s name in its Job name (metricproviders/job/job.go); shorten the check name',
+      'verification "v" metric "smoke-aws-usw2-cpu-prod-01" Job name is refused by Kubernetes (a name part ends in "-"), got "<run uid>.smoke-aws-usw2-cpu-prod-.1"; '
         + 'Argo Rollouts keeps only the first 24 characters of a job metric\'s name in its Job name (metricproviders/job/job.go); shorten the check name',
     ]);
   });
@@ -693,7 +693,7 @@ describe('problems', () => {
       Verification.http({ name: 'a', url: 'https://a.{cluster}.example.com/?v={{args.version}}', args: { version: VerificationArg.value('1') } }),
       Verification.fromTemplate('b', { args: { version: VerificationArg.imageTag(GATEWAY_IMAGE) } }),
     )).toEqual([
-      'args.version is passed with different values by verification "a" (value "1") and "b" (value "${{ quote(imageFrom(\'ghcr.io/acme/gateway\').Tag) }}"); '
+      'args.version is passed with different values by verification "a" and "b", got value "1" and value "${{ quote(imageFrom(\'ghcr.io/acme/gateway\').Tag) }}"; '
       + 'the Stage passes one value per name to all its checks: rename the arg in one of them',
     ]);
   });
@@ -702,7 +702,7 @@ describe('problems', () => {
     expect(problemsOf(
       Verification.http({ name: 'a', url: 'https://a.example.com', headers: { Authorization: '{{args.token}}' }, args: { token: VerificationArg.fromSecret('s', 'k') } }),
       Verification.fromTemplate('b', { args: { token: VerificationArg.value('x') } }),
-    ).join()).toContain('args.token is passed with different values by verification "a" (secret s/k) and "b" (value "x")');
+    ).join()).toContain('args.token is passed with different values by verification "a" and "b", got secret s/k and value "x"');
   });
 
   test('fails if a generated check declares a built-in arg, or an arg with a bad name', () => {
@@ -759,19 +759,19 @@ describe('problems', () => {
       Verification.http({ name: 'api-gcp', url: 'https://y.{cluster}.example.com' }),
     ], { clusters: [{ ...CLUSTERS[0], name: 'gcp-1' }, { ...CLUSTERS[1], name: '1' }] });
     expect(rendered.problems).toEqual([
-      'verification "api-gcp" metric name "api-gcp-1" is also a metric of "api"; Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check',
+      'verification "api-gcp" metric name is also a metric of "api", got "api-gcp-1"; Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check',
     ]);
   });
 
   test('fails if a per-cluster check is rendered for a Stage without clusters', () => {
     expect(render([health()], { clusters: [] }).problems).toEqual([
-      'verification "health" uses per-cluster placeholders but Stage "prod-canary" has no clusters',
+      'verification "health" uses per-cluster placeholders but Stage "prod-canary" has no clusters, got []; place clusters on the stage or drop the per-cluster placeholders',
     ]);
   });
 
   test('fails if an existing template has the name of a generated one', () => {
     expect(render([health(), Verification.fromTemplate('prod-canary-health')]).problems).toEqual([
-      'verification template "prod-canary-health" has the name of a template generated for Stage "prod-canary"; rename the existing template or the generated check',
+      'verification template has the name of a template generated for Stage "prod-canary", got "prod-canary-health"; rename the existing template or the generated check',
     ]);
   });
 });

@@ -219,7 +219,7 @@ export const BUILT_IN_CHANGE_RULES = ['max-production-wave-growth', 'no-producti
 export function changeRules(config: ChangeRulesConfig = {}): ChangeRule[] {
   for (const key of Object.keys(config)) {
     if (!BUILT_IN_CHANGE_RULES.includes(key)) {
-      throw new Error(`unknown change rule "${key}" (known: ${BUILT_IN_CHANGE_RULES.join(', ')})`);
+      throw new Error(describe('change rule', key, 'is not known', `use one of ${BUILT_IN_CHANGE_RULES.join(', ')}`));
     }
   }
   const options = (id: string): Record<string, unknown> | undefined => {

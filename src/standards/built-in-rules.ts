@@ -104,8 +104,8 @@ export class StandardsRules {
         for (const [wave, count] of byWave) {
           const percent = (100 * count) / total;
           if (percent > options.percent) {
-            problems.push(`stage ${show(stage.name)} wave ${show(wave)} holds ${count} of ${total} clusters (${Math.round(percent)}%), more than ${options.percent}%; `
-              + 'split the stage into more waves (Waves.byPercentage() or more ring labels)');
+            problems.push(describe(`stage ${show(stage.name)} wave ${show(wave)}`, `${count} of ${total} clusters (${Math.round(percent)}%)`, `holds more than ${options.percent}% of the clusters`,
+              'split the stage into more waves (Waves.byPercentage() or more ring labels)', String));
           }
         }
       }
@@ -127,14 +127,14 @@ export class StandardsRules {
     return rule('name-length', `app names up to ${maxApp} characters, Application names up to ${maxApplication}`, app => {
       const problems: string[] = [];
       if (app.appName.length > maxApp) {
-        problems.push(`app name ${show(app.appName)} has ${app.appName.length} characters, more than ${maxApp}; shorten it`);
+        problems.push(describe('app name', app.appName, `has ${app.appName.length} characters, more than ${maxApp}`, 'shorten it'));
       }
       const byCluster = applicationsByCluster(app.plan.stages);
       for (const c of app.plan.clusters) {
         for (const { stage: s, application: name } of byCluster.get(c) ?? []) {
           if (name.length > maxApplication) {
             const parts = hasOwnNamespace(app.plan, s) ? 'app, stage or cluster name' : 'app or cluster name';
-            problems.push(`Application name ${show(name)} has ${name.length} characters, more than ${maxApplication}; shorten the ${parts}`);
+            problems.push(describe('Application name', name, `has ${name.length} characters, more than ${maxApplication}`, `shorten the ${parts}`));
           }
         }
       }

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { show } from '../util/errors';
+import { describe, show } from '../util/errors';
 
 // Argo Rollouts v1.9.1 names the Job of a job metric's n-th measurement `<run uid>.<metric>.<n>`
 // (metricproviders/job/job.go, newJobName). The run's UID has 36 characters; when the whole is
@@ -48,17 +48,17 @@ export function jobNameProblems(checked: Array<{ name: string; count: number; ow
   for (const metric of checked) {
     for (const n of firstOfEachWidth(metric.count)) {
       const stem = jobNameStem(metric.name, n);
-      const shown = show(`<run uid>.${stem}.${n}`);
+      const job = `<run uid>.${stem}.${n}`;
       const why = `Argo Rollouts keeps only the first ${stem.length} characters of a job metric's name in its Job name (metricproviders/job/job.go)`;
       if (stem.endsWith('-')) {
-        problems.push(`verification ${show(metric.owner)} metric ${show(metric.name)} would run as Job ${shown}, which Kubernetes refuses (a name part ends in "-"): `
-          + `${why}; ${metric.fix}`);
+        problems.push(describe(`verification ${show(metric.owner)} metric ${show(metric.name)} Job name`, job, 'is refused by Kubernetes (a name part ends in "-")',
+          `${why}; ${metric.fix}`));
         break;
       }
       const other = jobMetrics.find(m => m.name !== metric.name && n <= m.count && jobNameStem(m.name, n) === stem);
       if (other) {
-        problems.push(`verification ${show(metric.owner)} metric ${show(metric.name)} would run as Job ${shown}, the Job of metric ${show(other.name)} too, whose result it would report: `
-          + `${why}; ${metric.fix}`);
+        problems.push(describe(`verification ${show(metric.owner)} metric ${show(metric.name)} Job name`, job, `is also the Job of metric ${show(other.name)}, whose result it would report`,
+          `${why}; ${metric.fix}`));
         break;
       }
     }

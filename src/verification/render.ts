@@ -103,7 +103,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
       problems.push(describe(`verification ${show(check.name)} AnalysisTemplate name`, templateName, nameProblem, 'shorten the check name'));
     }
     if (check._perCluster && ctx.clusters.length === 0) {
-      problems.push(`verification ${show(check.name)} uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`);
+      problems.push(describe(`verification ${show(check.name)}`, ctx.clusters, `uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`, 'place clusters on the stage or drop the per-cluster placeholders'));
       continue;
     }
     const metrics: any[] = [];
@@ -116,8 +116,8 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
       for (const metric of rendered) {
         const owner = metricOwners.get(metric.name);
         if (owner !== undefined) {
-          problems.push(`verification ${show(check.name)} metric name ${show(metric.name)} is also a metric of ${show(owner)}; `
-            + 'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check');
+          problems.push(describe(`verification ${show(check.name)} metric name`, metric.name, `is also a metric of ${show(owner)}`,
+            'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check'));
         }
         metricOwners.set(metric.name, check.name);
         metrics.push(metric);
@@ -141,7 +141,7 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
-      problems.push(`verification template ${show(check.name)} has the name of a template generated for Stage ${show(ctx.kargoStage)}; rename the existing template or the generated check`);
+      problems.push(describe('verification template', check.name, `has the name of a template generated for Stage ${show(ctx.kargoStage)}`, 'rename the existing template or the generated check'));
     }
   }
   const { uses } = argUses(checks, stageValues);
@@ -245,8 +245,8 @@ function argUses(checks: Verification[], values: Record<string, string>): { uses
       byName.set(use.name, use);
       uses.push(use);
     } else if (first.identity !== use.identity) {
-      conflicts.push(`args.${use.name} is passed with different values by verification ${show(first.check)} (${first.identity}) and ${show(use.check)} (${use.identity}); `
-        + 'the Stage passes one value per name to all its checks: rename the arg in one of them');
+      conflicts.push(describe(`args.${use.name}`, [first.identity, use.identity], `is passed with different values by verification ${show(first.check)} and ${show(use.check)}`,
+        'the Stage passes one value per name to all its checks: rename the arg in one of them', v => (v as string[]).join(' and ')));
     }
   };
   for (const check of checks) {
