@@ -2,8 +2,8 @@ import { checkArtifactsReachRender } from './artifact-reach';
 import { AppOwner } from './owner';
 import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
-import { ArtifactKind, gitUrlProblem, subscriptionIdentity } from '../artifact/artifact';
-import { helmReleaseNameLengthProblem, sourceArtifact } from '../artifact/manifest-source';
+import { gitUrlProblem } from '../artifact/git-artifact';
+import { sourceArtifact, warehouseArtifacts } from '../artifact/manifest-source';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
@@ -55,10 +55,7 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
 function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {
   (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
   reportValue(problems, 'source', props.source);
-  if (props.source?.helmOptions && props.source.helmOptions.releaseName === undefined) {
-    const tooLong = helmReleaseNameLengthProblem(appName);
-    problems.check('appName', appName, tooLong && `is the Helm release name, which ${tooLong}`, 'shorten the app name or set ManifestSource.helm({ releaseName })');
-  }
+  props.source?._type.checkAppName(problems, appName);
   reportValue(problems, 'targets', props.targets);
   (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
   if (!props.source) problems.add(describe('source', undefined, 'is required', 'use ManifestSource.helm() or ManifestSource.kustomize()'));
@@ -70,14 +67,12 @@ function checkInputs(problems: ProblemList, appName: string, props: PlatformAppP
 /** The Warehouse subscribes to every artifact, and to the source unless a git artifact names it. */
 function checkSubscriptions(problems: ProblemList, props: PlatformAppProps) {
   const explicitSource = props.source ? sourceArtifact(props.source, props.artifacts ?? []) : undefined;
-  const subscriptions: { kind: ArtifactKind; repoUrl: string; chart?: string }[] = (props.artifacts ?? [])
-    .map(a => ({ kind: a.kind, repoUrl: a.repoUrl, chart: a.chartOptions.name }));
-  if (props.source && !explicitSource) subscriptions.push({ kind: ArtifactKind.GIT, repoUrl: props.source.repoUrl });
-  const identities = subscriptions.map(s => subscriptionIdentity(s.kind, s.repoUrl, s.chart));
+  const subscriptions = props.source ? warehouseArtifacts(props.source, props.artifacts ?? []) : (props.artifacts ?? []).map(a => a._type);
+  const identities = subscriptions.map(s => s.subscriptionIdentity);
   const repos = duplicates(identities).flatMap(dup => [...new Set(subscriptions.filter((_, i) => identities[i] === dup).map(s => `${s.kind}:${s.repoUrl}`))]);
   problems.check('artifacts', repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
     'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
-  const explicitBranch = explicitSource?.gitOptions.branch;
+  const explicitBranch = explicitSource?._type.branch;
   if (explicitBranch !== undefined && explicitBranch !== props.source.branch) {
     problems.add(describe('the git artifact for the source repository', explicitBranch, `follows another branch than the source (${show(props.source.branch)})`,
       'make them agree'));

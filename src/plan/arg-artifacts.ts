@@ -1,5 +1,5 @@
 import { PlatformAppProps } from './platform-app-props';
-import { ArtifactKind, normalizedRepoUrl } from '../artifact/artifact';
+import { sourceSubscription } from '../artifact/manifest-source';
 import { describe, ProblemList, show } from '../util/errors';
 import { Verification } from '../verification/verification';
 
@@ -13,21 +13,19 @@ import { Verification } from '../verification/verification';
  * @internal
  */
 export function checkArgArtifacts(problems: ProblemList, props: PlatformAppProps, checks: Map<string, Verification[]>): void {
-  const key = (kind: ArtifactKind, url: string) => `${kind}:${kind === ArtifactKind.GIT ? normalizedRepoUrl(url, true) : url}`;
-  const subscribed = new Set((props.artifacts ?? []).map(a => key(a.kind, a.repoUrl)));
-  if (props.source) subscribed.add(key(ArtifactKind.GIT, props.source.repoUrl));
+  const subscribed = new Set((props.artifacts ?? []).map(a => a._type.freightIdentity));
+  if (props.source) subscribed.add(sourceSubscription(props.source).freightIdentity);
   const reported = new Set<string>();
   for (const [stage, list] of checks) {
     for (const check of list) {
       for (const [name, arg] of Object.entries(check._args)) {
         const reads = arg?._reads;
-        if (!reads || subscribed.has(key(reads.kind, reads.repoUrl))) continue;
+        if (!reads || subscribed.has(reads.freightIdentity)) continue;
         const field = `check ${show(check.name)} (stage ${show(stage)}) args.${name}`;
         if (reported.has(`${check.name}/${name}`)) continue;
         reported.add(`${check.name}/${name}`);
-        const what = reads.kind === ArtifactKind.IMAGE ? 'image' : 'git repository';
-        problems.add(describe(field, reads.repoUrl, `reads the ${what} of the Freight being verified, but the app does not subscribe to it, so Kargo's `
-          + `${reads.kind === ArtifactKind.IMAGE ? 'imageFrom()' : 'commitFrom()'} fails and every verification errors`,
+        problems.add(describe(field, reads.repoUrl, `reads the ${reads.freightNoun} of the Freight being verified, but the app does not subscribe to it, so Kargo's `
+          + `${reads.freightFunction} fails and every verification errors`,
         'add it to the app\'s artifacts, or pass another arg'));
       }
     }

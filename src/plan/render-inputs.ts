@@ -1,5 +1,5 @@
 import { PlacedCluster } from './app-release';
-import { ManifestSource, ManifestSourceKind } from '../artifact/manifest-source';
+import { ManifestSource } from '../artifact/manifest-source';
 import { ProblemList, show } from '../util/errors';
 
 const LISTED = 5;
@@ -13,7 +13,7 @@ const LISTED = 5;
  * @internal
  */
 export function checkRenderInputs(problems: ProblemList, source: ManifestSource, clusters: PlacedCluster[]): void {
-  if (source.kind !== ManifestSourceKind.HELM) return;
+  if (!source._type.needsKubernetesVersion) return;
   const unknown = [...new Set(clusters.filter(c => c.variables.kubernetesVersion === undefined).map(c => c.name))].sort();
   if (unknown.length === 0) return;
   const shown = unknown.slice(0, LISTED).map(n => show(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');

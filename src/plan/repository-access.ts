@@ -1,4 +1,5 @@
-import { Artifact, ArtifactKind, normalizedRepoUrl } from '../artifact/artifact';
+import { Artifact } from '../artifact/artifact';
+import { normalizedRepoUrl } from '../artifact/artifact-type';
 import { ManifestSource } from '../artifact/manifest-source';
 import { CredentialsKind, RepositoryCredentials } from '../artifact/repository-credentials';
 import { show } from '../util/errors';
@@ -26,7 +27,7 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     if (credentials) candidates.push({ repoUrl, credType, credentials });
   };
   for (const a of artifacts) {
-    add(a.repoUrl, a.kind === ArtifactKind.IMAGE ? 'image' : a.kind === ArtifactKind.HELM_CHART ? 'helm' : 'git', a.credentials);
+    add(a.repoUrl, a._type.credentialType, a.credentials);
   }
   add(source.repoUrl, 'git', source.credentials);
   add(releaseRepo, 'git', releaseCredentials);

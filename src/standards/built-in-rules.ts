@@ -1,6 +1,4 @@
 import { IStandardsRule, RuleSeverity } from './standards-rule';
-import { ArtifactKind } from '../artifact/artifact';
-import { ImageSelectionStrategy } from '../artifact/versioning';
 import { IPlatformApp } from '../plan/planned-app';
 import { applicationsByCluster, hasOwnNamespace } from '../plan/release-plan';
 import { describe, show } from '../util/errors';
@@ -76,7 +74,7 @@ export class StandardsRules {
   public static allowedRegistries(options: AllowedRegistriesOptions): IStandardsRule {
     const allowed = [...options.registries].sort();
     return rule('allowed-registries', `images come from ${allowed.join(', ')}`, app =>
-      app.artifacts.filter(a => a.kind === ArtifactKind.IMAGE && !allowed.includes(a.registry!)).map(a =>
+      app.artifacts.filter(a => a.registry !== undefined && !allowed.includes(a.registry)).map(a =>
         `image ${a.repoUrl} comes from registry ${a.registry}, which is not allowed; mirror it to one of ${allowed.join(', ')}`));
   }
 
@@ -86,8 +84,8 @@ export class StandardsRules {
       const gated = app.plan.stages.filter(s => s.gated).map(s => s.name);
       if (gated.length === 0) return [];
       return app.artifacts
-        .filter(a => a.kind === ArtifactKind.IMAGE && a.imageOptions.versioning?.strategy === ImageSelectionStrategy.DIGEST)
-        .map(a => `image ${a.repoUrl} follows the mutable tag ${show(a.imageOptions.versioning!.constraint)} into gated stage(s) ${gated.join(', ')}; `
+        .filter(a => a._type.mutableTag !== undefined)
+        .map(a => `image ${a.repoUrl} follows the mutable tag ${show(a._type.mutableTag)} into gated stage(s) ${gated.join(', ')}; `
           + 'use Versioning.semver() with immutable version tags');
     });
   }

@@ -1,5 +1,7 @@
 import { CLUSTER_PLACEHOLDERS, SYNTH_PLACEHOLDERS, synthPlaceholdersIn } from './placeholders';
-import { Artifact, ArtifactKind, gitUrlProblem } from '../artifact/artifact';
+import { Artifact } from '../artifact/artifact';
+import { ArtifactType } from '../artifact/artifact-type';
+import { gitUrlProblem } from '../artifact/git-artifact';
 import { commitId, imageTag, textExpr } from '../contracts/expressions';
 import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
@@ -54,7 +56,7 @@ export class VerificationArg {
    */
   public static imageTag(imageRepo: string): VerificationArg {
     const problems = Artifact.image(`${imageRepo ?? ''}`)._problems;
-    return new VerificationArg(imageTag(`${imageRepo}`), undefined, undefined, problems, { kind: ArtifactKind.IMAGE, repoUrl: `${imageRepo}` });
+    return new VerificationArg(imageTag(`${imageRepo}`), undefined, undefined, problems, Artifact.image(`${imageRepo}`)._type);
   }
 
   /**
@@ -67,7 +69,7 @@ export class VerificationArg {
     const url = `${gitUrl}`.replace(/\/+$/, '');
     // a verification arg must evaluate to text: an all-digit commit ID would reach Rollouts as a number
     return new VerificationArg(commitId(url), undefined, undefined,
-      problem ? [describe('commit arg git url', gitUrl, problem, 'use the https:// clone URL')] : [], { kind: ArtifactKind.GIT, repoUrl: url });
+      problem ? [describe('commit arg git url', gitUrl, problem, 'use the https:// clone URL')] : [], Artifact.git(url)._type);
   }
 
   /**
@@ -123,21 +125,12 @@ export class VerificationArg {
     /** @internal */
     public readonly _problems: string[],
     /** The Freight artifact the value reads, which the app must subscribe to. @internal */
-    public readonly _reads?: ArgArtifact) {}
+    public readonly _reads?: ArtifactType) {}
 
   /** Whether the value comes from a Kubernetes Secret. */
   public get isSecret(): boolean {
     return this.secretName !== undefined;
   }
-}
-
-/**
- * An artifact of the Freight a verification arg reads.
- * @internal
- */
-export interface ArgArtifact {
-  readonly kind: ArtifactKind;
-  readonly repoUrl: string;
 }
 
 /**
