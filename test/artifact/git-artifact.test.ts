@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import { Artifact, GitCommitSelection, ManifestSource } from '../../src';
+import { ReachContext } from '../../src/artifact/artifact-type';
+import { sourceSubscription } from '../../src/artifact/manifest-source';
+import { ProblemList } from '../../src/util/errors';
+
+const helm = ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', branch: 'release' });
+
+function check(artifacts: Artifact[], source: ManifestSource = helm): ProblemList {
+  const problems = new ProblemList('test');
+  const own = artifacts.find(a => a._type.isSourceRepository(source.repoUrl))?._type;
+  const ctx: ReachContext = { ...source._type.reach, own, dependencies: new Map(), checkouts: [] };
+  artifacts.forEach((a, i) => a._type.checkReach(problems, i, ctx));
+  return problems;
+}
+
+describe('git artifact', () => {
+  test('is checked out into the source checkout only where checkoutPath puts it', () => {
+    expect(Artifact.git('https://github.com/acme/config.git')._type.gitClone!(1)).toEqual([]);
+    const [step] = Artifact.git('https://github.com/acme/config.git', { checkoutPath: './chart/config/' })._type.gitClone!(2);
+    expect(step).toMatchObject({ uses: 'git-clone', as: 'clone-artifact-2', config: { repoURL: 'https://github.com/acme/config.git', checkout: [{ path: './src/chart/config' }] } });
+  });
+
+  test('subscribes as Kargo compares Git URLs: without case, trailing slash and .git', () => {
+    expect(Artifact.git('https://GitHub.com/acme/Config.git/')._type.subscriptionIdentity).toBe(Artifact.git('https://github.com/acme/config')._type.subscriptionIdentity);
+  });
+
+  test('the source repository, when no artifact names it, is the newest commit of its branch touching its paths', () => {
+    expect(sourceSubscription(helm).subscription()).toEqual({
+      git: { repoURL: 'https://github.com/acme/api.git', commitSelectionStrategy: GitCommitSelection.NEWEST_FROM_BRANCH, branch: 'release', includePaths: ['chart'] },
+    });
+  });
+
+  test('fails if a Helm source would not read the checkout', () => {
+    expect(() => check([Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'config' })]).throwIfAny())
+      .toThrow('artifacts[0] (git https://github.com/acme/config.git) checkoutPath lies outside the chart directory "chart", the only directory helm-template reads, '
+        + 'got "config"; use a directory inside it, e.g. "chart/config"');
+  });
+
+  test('a Kustomize source reads a checkout anywhere outside its own directories', () => {
+    const kustomize = ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'deploy/base', overlayPath: 'deploy/stages/{stage}' });
+    expect(check([Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'config' })], kustomize).size).toBe(0);
+    expect(() => check([Artifact.git('https://github.com/acme/config.git', { checkoutPath: 'deploy' })], kustomize).throwIfAny())
+      .toThrow(/checkoutPath would replace the source's own directory "deploy\/base", got "deploy"/);
+  });
+
+  test('fails if the source repository itself is given a checkout path', () => {
+    expect(() => check([Artifact.git('https://github.com/acme/api.git', { branch: 'release', checkoutPath: 'chart/x' })]).throwIfAny())
+      .toThrow(/checkoutPath is set on the source repository, which every render checks out whole, got "chart\/x"; remove checkoutPath/);
+  });
+});
