@@ -7,7 +7,16 @@ import { RepositoryCredentials } from './repository-credentials';
 
 // Each kind owns its behaviour in its own file (image-artifact.ts, chart-artifact.ts,
 // git-artifact.ts, behind ArtifactType); a new kind adds its file, a factory here, its
-// ArtifactKind member and its export from index.ts.
+// ArtifactKind member and the re-export of its options below.
+
+// The public types of the kinds, re-exported so that index.ts names this module only and none of
+// the kinds' @internal helpers becomes API.
+export { ArtifactKind } from './artifact-kind';
+export { GitCommitSelection } from './git-artifact';
+export type { ArtifactOptions } from './artifact-kind';
+export type { GitArtifactOptions } from './git-artifact';
+export type { HelmChartArtifactOptions } from './chart-artifact';
+export type { ImageArtifactOptions } from './image-artifact';
 
 /**
  * Something a release is made of: a container image, a Helm chart or a Git repository.

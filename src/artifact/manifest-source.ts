@@ -8,8 +8,15 @@ import { RepositoryCredentials } from './repository-credentials';
 import { SourceType } from './source-type';
 
 // Each kind owns its behaviour in its own file (helm-source.ts, kustomize-source.ts, behind
-// SourceType); a new kind adds its file, a factory here, its ManifestSourceKind member and its
-// export from index.ts.
+// SourceType); a new kind adds its file, a factory here, its ManifestSourceKind member and the
+// re-export of its options below.
+
+// The public types of the kinds, re-exported so that index.ts names this module only and none of
+// the kinds' @internal helpers becomes API.
+export { ManifestSourceKind } from './manifest-source-kind';
+export type { ManifestSourceOptions } from './manifest-source-kind';
+export type { HelmSourceOptions } from './helm-source';
+export type { KustomizeSourceOptions } from './kustomize-source';
 
 /**
  * Where an application's manifests come from and how they are rendered for each cluster.
