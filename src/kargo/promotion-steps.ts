@@ -79,7 +79,7 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
       as: `render-${cluster.name}`,
       vars: [
         { name: 'stage', value: stage.name },
-        ...Object.entries(ctx.source._type.renderVariables(ctx, cluster, stage.namespace)).map(([variableName, value]) => ({ name: variableName, value })),
+        ...Object.entries(ctx.source._type.renderVariables(ctx, cluster, stage.namespace)).map(([key, value]) => ({ name: key, value })),
       ],
     });
   }
