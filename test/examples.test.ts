@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { releaseConsistencyProblems } from './argocd-simulation';
 import { defineExamples } from '../apps';
 import { ApprovalKind, ArtifactKind, ImageSelectionStrategy, VerificationKind } from '../src';
+import { releaseConsistencyProblems } from './support/argocd-simulation';
 import { formatIssues, ManifestValidator } from '../src/testkit';
 
 const validator = ManifestValidator.load();

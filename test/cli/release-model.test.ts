@@ -1,7 +1,36 @@
 import { describe, expect, test } from 'vitest';
 import { PlatformLabels } from '../../src';
 import { ManifestSet, readModels } from '../../src/cli';
-import { CLUSTERS, tree, WEB } from '../cli-fixtures';
+import { API, CLUSTERS, MANIFESTS, tree, WEB } from '../support/cli-fixtures';
+
+describe('release model', () => {
+  test('stages, waves, gates, soak, checks, branches and artifacts from the objects', () => {
+    const api = readModels(tree({ api: API })).get('api')!;
+    expect(api.stages.map((s) => [s.name, s.production, s.waves.map((w) => `${w.name}:${w.clusters.join('+')}`)])).toEqual([
+      ['dev', false, ['dev:dev-1']],
+      ['prod', true, ['prod-w1:prod-1', 'prod-w2:prod-2+prod-3', 'prod-w3:prod-4+prod-5+prod-6+prod-7']],
+    ]);
+    const w2 = api.stages[1].waves[1];
+    expect(w2).toMatchObject({ gates: ['manual + pull request'], soak: ['1h'], checks: ['smoke'], releaseBranches: ['rendered/api/prod-w2'] });
+    expect(w2.targets).toEqual([
+      { application: 'api-prod-2', namespace: 'api', clusters: ['https://prod-2.example.com', 'prod-2'] },
+      { application: 'api-prod-3', namespace: 'api', clusters: ['https://prod-3.example.com', 'prod-3'] },
+    ]);
+    expect(api.stages[0].waves[0].gates).toEqual(['automatic']);
+    expect(api.artifacts).toEqual([{ id: 'image ghcr.io/acme/api', versioning: 'strategy SemVer, constraint ^1.0.0' }]);
+  });
+
+  test('the example: per-cluster Kargo Stages join their wave', () => {
+    const models = readModels(ManifestSet.load(MANIFESTS));
+    expect([...models.keys()]).toEqual(['checkout-api', 'docs-preview', 'guestbook', 'inference-gateway', 'model-server', 'storefront', 'telemetry-agent']);
+    const prodStage = models.get('checkout-api')!.stages.find((s) => s.name === 'prod')!;
+    expect(prodStage.production).toBe(true);
+    expect(prodStage.waves.map((w) => w.name)).toEqual(['prod-w1', 'prod-w2', 'prod-w3', 'prod-w4']);
+    expect(prodStage.waves[0].kargoStages).toEqual(['prod-w1', 'prod-w1-aws-apne1-cpu-prod-01', 'prod-w1-azr-eus-cpu-prod-01', 'prod-w1-oci-lhr-cpu-prod-01']);
+    expect(prodStage.waves[0].clusters).toEqual(['aws-apne1-cpu-prod-01', 'azr-eus-cpu-prod-01', 'gcp-asse1-cpu-prod-01', 'oci-lhr-cpu-prod-01']);
+    expect(prodStage.waves[0].gates).toEqual(['automatic + pull request']);
+  });
+});
 
 /** WEB, with its prod ApplicationSet's generator given another selector. */
 function webSelecting(selector: unknown): ManifestSet {

@@ -7,7 +7,7 @@ import { worldArb } from './defects';
 import { RINGS, TIERS } from './generators';
 import { WorldSpec } from './model';
 import { simulateFleetChange } from '../../src/testkit';
-import { perWaveShape } from '../argocd-simulation';
+import { perWaveShape } from '../support/argocd-simulation';
 
 /*
  * Property: a fleet change between two syntheses never leaves an Application owned by the wrong

@@ -6,8 +6,8 @@ import { freezeProblems, isFreezeFailure, unfrozenClock } from './freeze-propert
 import { WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 import { formatIssues, ManifestValidator, simulateControllers } from '../../src/testkit';
-import { argoCdInstances, releaseConsistencyProblems, selectorMatches } from '../argocd-simulation';
-import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../known-controller-problems';
+import { argoCdInstances, releaseConsistencyProblems, selectorMatches } from '../support/argocd-simulation';
+import { KNOWN_CONTROLLER_PROBLEMS, modelInput, unexpectedFindings } from '../support/known-controller-problems';
 
 export const validator = ManifestValidator.load();
 

@@ -1,9 +1,154 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, App, Chart } from 'cdk8s';
-import { afterEach, describe, expect, test } from 'vitest';
-import { PlatformSynthApp } from '../../src';
+import { ApiObject, App, Chart, Testing, YamlOutputType } from 'cdk8s';
+import { Construct, Node } from 'constructs';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { defineExamples } from '../../apps';
+import { defineGeneratedPlatform } from '../../bench/generated-platform';
+import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
+
+/** Every file an app writes, by name. */
+function synthFiles(make: (outdir: string) => App, define: (app: App) => void): Map<string, string> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-'));
+  const app = make(outdir);
+  define(app);
+  app.synth();
+  PlatformReport.write(app);
+  const files = new Map(fs.readdirSync(outdir).sort().map(f => [f, fs.readFileSync(path.join(outdir, f), 'utf-8')]));
+  fs.rmSync(outdir, { recursive: true, force: true });
+  return files;
+}
+
+/** Files of cdk8s's own App and of PlatformSynthApp for the same definitions. */
+function both(define: (app: App) => void, props: { yamlOutputType?: YamlOutputType } = {}) {
+  return {
+    cdk8s: synthFiles(outdir => new App({ outdir, ...props }), define),
+    linear: synthFiles(outdir => new PlatformSynthApp({ outdir, ...props }), define),
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('PlatformSynthApp writes what cdk8s App writes', () => {
+  test('the examples, byte for byte', () => {
+    const { cdk8s, linear } = both(app => defineExamples(app));
+    expect([...linear.keys()]).toEqual([...cdk8s.keys()]);
+    for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
+  });
+
+  test('a generated platform (standards included), byte for byte', () => {
+    const define = (app: App) => {
+      defineGeneratedPlatform(app, 24, 12);
+      new PlatformStandards(app, 'standards', { maxWavePercent: 100, disabledRules: ['prod-gate'] });
+    };
+    const { cdk8s, linear } = both(define);
+    expect(linear.size).toBeGreaterThan(12);
+    expect([...linear.keys()]).toEqual([...cdk8s.keys()]);
+    for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
+  });
+
+  test('charts that depend on each other: numbered files, objects in dependency order', () => {
+    const define = (app: App) => {
+      const a = new Chart(app, 'a');
+      const b = new Chart(app, 'b');
+      const c = new Chart(b, 'c');
+      const first = new ApiObject(a, 'first', { apiVersion: 'v1', kind: 'ConfigMap', data: { key: 'x' } });
+      const second = new ApiObject(b, 'second', { apiVersion: 'v1', kind: 'ConfigMap' });
+      const third = new ApiObject(b, 'third', { apiVersion: 'v1', kind: 'ConfigMap' });
+      new ApiObject(c, 'nested', { apiVersion: 'v1', kind: 'ConfigMap' });
+      second.node.addDependency(third);
+      third.node.addDependency(first);
+    };
+    const { cdk8s, linear } = both(define);
+    expect([...linear.keys()]).toEqual(['0000-b-c-c88a247b.k8s.yaml', '0001-a.k8s.yaml', '0002-b.k8s.yaml']);
+    expect(linear).toEqual(cdk8s);
+  });
+
+  test('charts without dependencies, one with an id a JavaScript object would sort first', () => {
+    const define = (app: App) => {
+      for (const id of ['b', '7', 'a']) {
+        const chart = new Chart(app, id);
+        new ApiObject(chart, 'z', { apiVersion: 'v1', kind: 'ConfigMap' });
+        new ApiObject(new Construct(chart, 'group'), 'y', { apiVersion: 'v1', kind: 'ConfigMap' });
+      }
+    };
+    const { cdk8s, linear } = both(define);
+    expect([...linear.keys()]).toEqual(['7.k8s.yaml', 'a.k8s.yaml', 'b.k8s.yaml']);
+    expect(linear).toEqual(cdk8s);
+  });
+
+  test('one file for the app', () => {
+    const { cdk8s, linear } = both(app => defineExamples(app), { yamlOutputType: YamlOutputType.FILE_PER_APP });
+    expect([...linear.keys()]).toContain('app.k8s.yaml');
+    expect(linear).toEqual(cdk8s);
+  });
+
+  test('validation errors are reported as cdk8s reports them', () => {
+    const define = (app: App) => {
+      const chart = new Chart(app, 'chart');
+      new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+      chart.node.addValidation({ validate: () => ['always wrong'] });
+    };
+    const cdk8sApp = Testing.app();
+    define(cdk8sApp);
+    const linearApp = new PlatformSynthApp({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'synth-')) });
+    define(linearApp);
+    const message = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return undefined;
+    };
+    expect(message(() => linearApp.synth())).toBe(message(() => cdk8sApp.synth()));
+    expect(message(() => linearApp.synth())).toContain('[chart] always wrong');
+  });
+});
+
+describe('whole-app passes run once per synthesis, however many apps', () => {
+  function count(apps: number) {
+    const root = new PlatformSynthApp({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'synth-')) });
+    defineGeneratedPlatform(root, 20, apps);
+    const standards = new PlatformStandards(root, 'standards', { maxWavePercent: 100, disabledRules: ['prod-gate'] });
+    const fleet = root.node.findAll().find(c => ClusterFleet.isClusterFleet(c)) as ClusterFleet;
+    const review = vi.spyOn(PlatformStandards.prototype, 'review');
+    const validate = vi.spyOn(Node.prototype, 'validate');
+    const findAll = vi.spyOn(Node.prototype, 'findAll');
+    const clusters = vi.spyOn(fleet, 'clusters', 'get');
+    root.synth();
+    PlatformReport.write(root);
+    const walks = findAll.mock.contexts.filter(n => n === root.node).length;
+    const counts = {
+      charts: root.charts.length,
+      reviews: review.mock.calls.length,
+      // validations of the standards construct: one per whole-app validation pass
+      standardsValidations: validate.mock.contexts.filter(n => n === standards.node).length,
+      wholeTreeWalks: walks,
+      clustersReads: clusters.mock.calls.length,
+    };
+    vi.restoreAllMocks();
+    return counts;
+  }
+
+  test('with 4 apps and with 24 apps', () => {
+    const few = count(4);
+    const many = count(24);
+    expect(many.charts).toBeGreaterThan(few.charts * 4);
+    for (const c of [few, many]) {
+      expect(c.reviews).toBe(1);
+      expect(c.standardsValidations).toBe(1);
+    }
+    // validate + dependencies share one walk, `charts` and the reports one each; none per chart
+    expect(many.wholeTreeWalks).toBe(few.wholeTreeWalks);
+    expect(many.wholeTreeWalks).toBeLessThanOrEqual(6);
+    // each app's own check reads the fleet once: per app, not per chart written
+    expect(many.clustersReads - 24).toBe(few.clustersReads - 4);
+  });
+});
 
 const ROOT = path.join(__dirname, '..', '..');
 const scratch: string[] = [];

@@ -1,0 +1,67 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { afterAll, expect, test } from 'vitest';
+import { defaultBase, resolveCommit, Scratch, synthMessage } from '../../src/cli/synth-tree';
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+test('the default base is the merge base with the default branch; the scratch checkout is removed', () => {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-git-'));
+  temps.push(repo);
+  git(repo, 'init', '--quiet');
+  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '--quiet', '-m', 'one');
+  const forkPoint = git(repo, 'rev-parse', 'HEAD');
+  git(repo, 'checkout', '--quiet', '-b', 'feature');
+  fs.writeFileSync(path.join(repo, 'a.txt'), 'two\n');
+  git(repo, 'commit', '--quiet', '-am', 'two');
+  git(repo, 'checkout', '--quiet', 'main');
+  fs.writeFileSync(path.join(repo, 'b.txt'), 'main moves on\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '--quiet', '-m', 'three');
+  git(repo, 'checkout', '--quiet', 'feature');
+
+  expect(defaultBase(repo)).toEqual({ ref: forkPoint, label: 'merge base with main' });
+  expect(resolveCommit(repo, 'HEAD~1')).toBe(forkPoint);
+  expect(() => resolveCommit(repo, 'nope')).toThrow(`--base "nope" is not a commit in ${repo}`);
+
+  const scratch = new Scratch();
+  const checkout = scratch.checkout(repo, forkPoint);
+  expect(fs.readFileSync(path.join(checkout, 'a.txt'), 'utf8')).toBe('one\n');
+  scratch.cleanup();
+  expect(fs.existsSync(scratch.dir)).toBe(false);
+  expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+});
+
+test('synthMessage: the app\'s own last line, never the cdk8s CLI\'s wrapper or a stack', () => {
+  const wrapped = [
+    'synth failed: PlatformApp checkout-api: targets selects no cluster; use ClusterSelector.all()',
+    'Error: command "npx tsx main.ts" at /work/app returned a non-zero exit code 1',
+    '    at ChildProcess.<anonymous> (/work/app/node_modules/cdk8s-cli/lib/util.js:52:27)',
+    '    at ChildProcess.emit (node:events:519:28)',
+  ].join('\n');
+  expect(synthMessage(wrapped)).toBe('synth failed: PlatformApp checkout-api: targets selects no cluster; use ClusterSelector.all()');
+  const uncaught = [
+    '/work/app/main.ts:3',
+    "throw new Error('api: bad');",
+    '^',
+    '',
+    'Error: api: bad',
+    '    at <anonymous> (/work/app/main.ts:3:7)',
+    '',
+    'Node.js v20.11.0',
+    'Error: command "npx tsx main.ts" returned a non-zero exit code 1',
+  ].join('\n');
+  expect(synthMessage(uncaught)).toBe('Error: api: bad');
+  expect(synthMessage('')).toBe('no message on stderr');
+});

@@ -1,0 +1,188 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, Duration, Testing } from 'cdk8s';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  ClusterFleet, CloudProvider, DeployFreeze, FreezeOverride, FreezeSchedule, PlatformApp, PlatformLabels, PlatformReport, Tier,
+} from '../../src';
+import { run } from '../../src/cli';
+import { ManifestValidator } from '../../src/testkit';
+import { appProps, find, managedAuth, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from '../support/fixtures';
+
+const yearEnd = (props: Partial<ConstructorParameters<typeof DeployFreeze>[0]> = {}) => new DeployFreeze({
+  reason: 'year-end freeze',
+  schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)),
+  stages: ['prod'],
+  ...props,
+});
+
+const PROD_APPS = ['api-aws-prod-cpu-1', 'api-aws-prod-cpu-2', 'api-gcp-prod-h100-1', 'api-gcp-prod-h100-2'];
+
+describe('DeployFreeze', () => {
+  test('a pipeline freeze on prod becomes one deny window on the AppProject, scoped to the prod Applications', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd({ timeZone: 'Europe/Berlin' })] });
+    const app = new PlatformApp(w.app, 'api', appProps(w));
+    const objects = Testing.synth(app);
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows).toEqual([{
+      kind: 'deny',
+      schedule: '0 0 20 12 *',
+      duration: '336h',
+      timeZone: 'Europe/Berlin',
+      manualSync: false,
+      applications: PROD_APPS,
+      description: 'year-end freeze',
+    }]);
+    // Kargo: the prod waves start with the freeze's fail step; no wave waits a window out
+    const steps = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps;
+    expect(steps('prod-canary')[0]).toMatchObject({ uses: 'fail', as: 'freeze-1', if: expect.stringMatching(/^\$\{\{ let wall = date\(now\(timezone\('Europe\/Berlin'\)\)/) });
+    expect(steps('prod-broad')[0].uses).toBe('fail');
+    expect(steps('dev').map((s: any) => s.uses)).not.toContain('fail');
+    for (const stage of ['dev', 'prod-canary', 'prod-broad']) {
+      expect(steps(stage).find((s: any) => s.uses === 'argocd-update').retry).toEqual({ timeout: '30m' });
+    }
+    expect(app.plan.stages.map(s => s.freezes.length)).toEqual([0, 0, 1]);
+    expect(ManifestValidator.load().validateObjects(objects)).toEqual([]);
+  });
+
+  test('no freeze: no window, the default sync timeout', () => {
+    const { objects } = synthApp();
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows).toBeUndefined();
+    const timeouts = [...JSON.stringify(objects).matchAll(/"retry":\{"timeout":"([^"]+)"\}/g)].map(m => m[1]);
+    expect(new Set(timeouts)).toEqual(new Set(['30m']));
+  });
+
+  test('stage and app freezes; a shared freeze counts once; per-cluster AppProjects get only their own Application', () => {
+    const training = new DeployFreeze({ reason: 'training', schedule: FreezeSchedule.cron('0 22 * * 5', Duration.hours(56)), allowManualSync: true });
+    const fleet = SMALL_FLEET.map(c => c.name === 'aws-prod-cpu-2' ? { ...c, argoCd: { kind: 'per-cluster' } as any } : c);
+    const app = Testing.app();
+    const f = new ClusterFleet(app, 'fleet', { clusters: fleet });
+    const shared = yearEnd({ stages: undefined });
+    const pipeline = standardPipeline(app, { freezes: [shared] });
+    const a = new PlatformApp(app, 'api', { ...appProps({ app, fleet: f, pipeline }), freezes: [shared, training] });
+    expect(a.plan.stages.map(s => s.freezes.map(x => `${x.origin}:${x.reason}`))).toEqual([
+      ['pipeline:year-end freeze', 'app:training'], ['pipeline:year-end freeze', 'app:training'], ['pipeline:year-end freeze', 'app:training'],
+    ]);
+    const all = Testing.synth(a).concat(...app.charts.filter(c => c !== a).map(c => c.toJson()));
+    const projects = ofKind(all, 'AppProject');
+    const perCluster = projects.filter(p => p.spec.destinations[0].server === 'https://kubernetes.default.svc');
+    expect(perCluster.map(p => p.spec.syncWindows.map((x: any) => x.applications))).toEqual([[['api-aws-prod-cpu-2'], ['api-aws-prod-cpu-2']]]);
+    const central = projects.find(p => p.spec.destinations[0].server !== 'https://kubernetes.default.svc')!;
+    expect(central.spec.syncWindows.map((x: any) => [x.description, x.manualSync, x.applications.length])).toEqual([
+      ['year-end freeze', false, 7], ['training', true, 7],
+    ]);
+  });
+
+  test('freezes sharing schedule and duration become one window (Argo CD keeps one per kind, schedule, duration)', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    const twin = yearEnd({ reason: 'audit', allowManualSync: true });
+    const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w, { freezes: [twin] })));
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows).toEqual([expect.objectContaining({
+      description: 'year-end freeze; audit', manualSync: false, applications: PROD_APPS,
+    })]);
+    const w2 = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    expect(() => new PlatformApp(w2.app, 'api', appProps(w2, { freezes: [yearEnd({ reason: 'audit', timeZone: 'Asia/Tokyo' })] })))
+      .toThrow(/freezes share the schedule "0 0 20 12 \* for 336h" in different time zones.*, got \[{"reason":"year-end freeze","timeZone":"UTC"},{"reason":"audit","timeZone":"Asia\/Tokyo"}\]/);
+  });
+
+  test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 18 * * 5-7', Duration.days(1)) }))
+      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser: day-of-week "5-7" goes above 6 \(Argo CD counts Sunday as 0 only\), got "0 18 \* \* 5-7"; use 0 for Sunday/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) })).toThrow(/DeployFreeze: schedule .*minute "\*\/0" has a step of 0.*use a positive step/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) })).toThrow(/day-of-month "\*\/x" has "x", which is not a number/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) })).toThrow(/DeployFreeze: schedule is a descriptor.*got "@every 1h"/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 30 2 *', Duration.days(1)) }))
+      .toThrow(/DeployFreeze: schedule never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever.*got "0 0 30 2 \*"; name a day that exists/);
+  });
+
+  test('a descriptor is spelled out in the emitted sync window (Argo CD refuses descriptors)', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd({ schedule: FreezeSchedule.cron('@weekly', Duration.hours(2)) })] });
+    const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w)));
+    expect(find(objects, 'AppProject', 'api').spec.syncWindows.map((x: any) => x.schedule)).toEqual(['0 0 * * 0']);
+    expect(yearEnd({ schedule: FreezeSchedule.cron('@daily', Duration.hours(2)) }).schedule).toBe('0 0 * * *');
+  });
+
+  test('validation names the field, the value and the fix', () => {
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) }))
+      .toThrow(/DeployFreeze: schedule has 4 fields, Argo CD reads exactly 5, got "0 0 20 12"/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) })).toThrow(/day-of-month "32" goes above 31, got "0 0 32 12 \*"; use values 1-31/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(0)) })).toThrow(/schedule duration.*whole number of minutes/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(90)) })).toThrow(/90s/);
+    expect(() => yearEnd({ timeZone: 'Mars/Olympus' })).toThrow(/timeZone.*not an IANA time zone.*Mars\/Olympus/);
+    expect(() => yearEnd({ reason: ' ' })).toThrow(/DeployFreeze: reason.*is empty/);
+    expect(() => FreezeOverride.of({ by: '', reason: 'x' })).toThrow(/FreezeOverride: by.*is empty/);
+    expect(() => FreezeOverride.of({ by: 'a', reason: 'x', until: 'tomorrow' })).toThrow(/until.*not an ISO date/);
+    // a freeze naming a stage the pipeline lacks would never apply
+    const w = world(SMALL_FLEET, { freezes: [yearEnd({ stages: ['production'] })] });
+    expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(/pipeline 'standard' freezes\[0\]\.stages is not a stage of pipeline 'standard' \(dev, staging, prod\), got "production"/);
+    // a stage's own freeze may not name another stage
+    const w2 = world();
+    expect(() => w2.pipeline.addStage({ name: 'late', clusters: w2.pipeline.stages[0].clusters, freezes: [yearEnd()] }))
+      .toThrow(/stage "late" freezes\[0\]\.stages.*does not include the stage "late"/);
+  });
+
+  test('an override is recorded on the Kargo Project and AppProject and lets a person through', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    const app = new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234', until: '2026-12-24' }) }));
+    const objects = Testing.synth(app);
+    const record = 'CVE-2026-1234 (by alice@acme.example, until 2026-12-24)';
+    expect(find(objects, 'Project', 'api').metadata.annotations[PlatformLabels.FREEZE_OVERRIDE]).toBe(record);
+    const project = find(objects, 'AppProject', 'api');
+    expect(project.metadata.annotations[PlatformLabels.FREEZE_OVERRIDE]).toBe(record);
+    expect(project.spec.syncWindows[0].manualSync).toBe(true);
+    expect(PlatformReport.renderApp(app)).toContain(`**Freeze override:** ${record}`);
+  });
+
+  test('the plan report shows freezes per stage', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    const md = PlatformReport.renderApp(new PlatformApp(w.app, 'api', appProps(w)));
+    expect(md).toContain('subgraph stage_s_prod["prod: manual, production<br/>frozen: year-end freeze"]');
+    expect(md).toContain('| prod | year-end freeze | `0 0 20 12 *` for 336h (UTC) | no | pipeline |');
+  });
+});
+
+describe('the change review reads the freeze', () => {
+  const temps: string[] = [];
+  afterAll(() => temps.forEach(d => fs.rmSync(d, { recursive: true, force: true })));
+
+  /** Synthesizes a fleet with `extra` prod clusters and one app into a directory. */
+  const synthDir = (extra: number, override?: FreezeOverride): string => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-freeze-'));
+    temps.push(outdir);
+    const app = new App({ outdir });
+    const clusters = [...SMALL_FLEET, ...Array.from({ length: extra }, (_, i) => ({
+      name: `aws-prod-cpu-x${i}`,
+      server: `https://x${i}.example.com`,
+      provider: CloudProvider.AWS,
+      region: 'us-east-1',
+      tier: Tier.PROD,
+      kubernetesVersion: '1.31',
+      labels: { ring: 'broad' },
+      auth: managedAuth(CloudProvider.AWS, `aws-prod-cpu-x${i}`),
+    }))];
+    const fleet = new ClusterFleet(app, 'fleet', { clusters });
+    const pipeline = standardPipeline(app, { freezes: [yearEnd()] });
+    new PlatformApp(app, 'api', appProps({ app: app as any, fleet, pipeline }, { freezeOverride: override }));
+    app.synth();
+    return outdir;
+  };
+  const io = () => {
+    const out: string[] = [];
+    return { out, io: { cwd: os.tmpdir(), stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) } };
+  };
+
+  test('a production change inside the window exits 1; outside it, or with an override, 0', async () => {
+    const base = synthDir(0);
+    const head = synthDir(1);
+    const frozen = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--now', '2026-12-24T12:00:00Z'], frozen.io)).toBe(1);
+    expect(frozen.out.join('')).toContain('`no-production-change-during-freeze` api: changes production');
+    expect(frozen.out.join('')).toContain('### 1 active freeze\n\n- api: `prod` frozen by "0 0 20 12 *" for 336h (UTC) – year-end freeze until 2027-01-03T00:00:00.000Z\n');
+    const before = io();
+    expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--now', '2026-12-10T12:00:00Z'], before.io)).toBe(0);
+    const overridden = io();
+    const headOverride = synthDir(1, FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' }));
+    expect(await run(['plan', '--base-dir', base, '--head-dir', headOverride, '--now', '2026-12-24T12:00:00Z'], overridden.io)).toBe(0);
+    expect(overridden.out.join('')).toContain('until 2027-01-03T00:00:00.000Z (manual sync allowed); overridden: CVE-2026-1234 (by alice@acme.example)');
+  }, 120_000);
+});

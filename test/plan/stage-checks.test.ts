@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import { Approval, ClusterSelector, PlatformApp, PromotionPipeline, Tier, Verification, VerificationArg } from '../../src';
+import { define } from '../support/define-app';
+import { appProps, find, ofKind, world } from '../support/fixtures';
+
+describe('verification', () => {
+  const http = Verification.http({
+    name: 'version',
+    url: 'https://api.{cluster}.example.com/version',
+    jsonPath: '{$.version}',
+    successCondition: 'result == \'{{args.version}}\'',
+    args: { version: VerificationArg.imageTag('ghcr.io/acme/api') },
+  });
+
+  test('each Kargo Stage references an AnalysisTemplate per check, with one metric per cluster of the wave', () => {
+    const { objects } = define(() => ({ verification: [http] }));
+    const canary = find(objects, 'Stage', 'prod-canary');
+    // the canary wave also waits the broad wave's soak
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }, { name: 'prod-canary-soak', kind: 'AnalysisTemplate' }]);
+    expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
+    const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
+    expect(template.metadata.namespace).toBe('api');
+    // each web metric is followed by its JSON guard, which makes the same request
+    const requested = (m: any) => m.provider.web?.url ?? m.provider.job.spec.template.spec.containers[0].env[0].value;
+    expect(template.spec.metrics.map((m: any) => [m.name, requested(m)])).toEqual([
+      ['version-aws-prod-cpu-1', 'https://api.aws-prod-cpu-1.example.com/version'],
+      ['version-aws-prod-051bfd2-answers-json', 'https://api.aws-prod-cpu-1.example.com/version'],
+      ['version-gcp-prod-h100-1', 'https://api.gcp-prod-h100-1.example.com/version'],
+      ['version-gcp-prod-6d51d5e-answers-json', 'https://api.gcp-prod-h100-1.example.com/version'],
+    ]);
+    expect(template.spec.args).toEqual([{ name: 'version' }]);
+    // one per check and Stage, and the soaks of staging and prod-canary
+    expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => t.metadata.name).sort()).toEqual([
+      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version',
+    ]);
+  });
+
+  test('pipeline checks, app checks and stage-specific checks are combined per stage', () => {
+    const { objects } = define(w => ({
+      pipeline: new PromotionPipeline(w.app, 'checked', {
+        stages: [
+          { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+          { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [Verification.fromTemplate('platform-smoke', { clusterScoped: true })] },
+        ],
+      }),
+      verification: [http],
+      stageVerification: { prod: [Verification.job({ name: 'e2e', image: 'ghcr.io/acme/e2e:1.0.0', containerArgs: ['--target', '{cluster}'] })] },
+    }));
+    expect(find(objects, 'Stage', 'dev').spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual(['dev-version']);
+    expect(find(objects, 'Stage', 'prod').spec.verification.analysisTemplates).toEqual([
+      { name: 'platform-smoke', kind: 'ClusterAnalysisTemplate' },
+      { name: 'prod-version', kind: 'AnalysisTemplate' },
+      { name: 'prod-e2e', kind: 'AnalysisTemplate' },
+    ]);
+    expect(find(objects, 'AnalysisTemplate', 'prod-e2e').spec.metrics[0].provider.job.spec.template.spec.containers[0].args).toEqual(['--target', 'aws-prod-cpu-1']);
+  });
+
+  test('fails if a check references an undeclared argument', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, {
+      verification: [Verification.http({ name: 'v', url: 'https://x.example.com/{{args.release}}' })],
+    }))).toThrow(/verification: verification "v": .*args\.release/);
+  });
+
+  test('fails if stageVerification names a stage the pipeline does not have', () => {
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { stageVerification: { production: [http] } })))
+      .toThrow(/stageVerification names stage "production", which pipeline 'standard' does not have; use one of "dev", "staging", "prod"/);
+  });
+
+  test('fails if the pipeline and the app declare checks with the same name', () => {
+    const w = world();
+    const pipeline = new PromotionPipeline(w.app, 'p', { stages: [{ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [http] }] });
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, { pipeline, verification: [http] })))
+      .toThrow(/stage "prod" has several checks named "version" \(from the pipeline and the app\)/);
+  });
+});

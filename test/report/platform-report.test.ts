@@ -1,0 +1,16 @@
+import { Duration } from 'cdk8s';
+import { expect, test } from 'vitest';
+import { DeployFreeze, FreezeSchedule, PlatformApp, PlatformReport } from '../../src';
+import { appProps, SMALL_FLEET, world } from '../support/fixtures';
+
+test('the <app>.plan.md report escapes a freeze reason in the table and in the Mermaid graph', () => {
+  const reason = 'audit | "Q4" <b>`x`</b>';
+  const w = world(SMALL_FLEET, { freezes: [new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)), stages: ['prod'] })] });
+  const md = PlatformReport.renderApp(new PlatformApp(w.app, 'api', appProps(w)));
+  expect(md).not.toContain('<b>');
+  const row = md.split('\n').find((l) => l.startsWith('| prod |'))!;
+  expect(row).toBe('| prod | audit \\| "Q4" &lt;b&gt;\\`x\\`&lt;/b&gt; | `0 0 20 12 *` for 336h (UTC) | no | pipeline |');
+  // a table row keeps its five cells: no unescaped | inside
+  expect(row.split(/(?<!\\)\|/).length - 2).toBe(5);
+  expect(md).toContain('frozen: audit #124; #quot;Q4#quot; #lt;b#gt;#96;x#96;#lt;/b#gt;"]');
+});

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { Artifact, ManifestSource, PlatformAppProps } from '../../src';
+import { redactSecrets } from '../../src/util/redact';
+import { appError } from '../support/app-error';
+
+const PAT = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_URLS: Array<[string, string, string]> = [
+  ['user:password', 'https://alice:s3cret@github.com/acme/x.git', 's3cret'],
+  ['a ?token= query', 'https://github.com/acme/x.git?token=s3cret', 's3cret'],
+  ['a ?private_token= query', 'https://gitlab.example.com/acme/x.git?private_token=glpat-abcdefghijklmnopqrst', 'glpat-abcdefghijklmnopqrst'],
+  ['a GitHub PAT as the user', `https://${PAT}@github.com/acme/x.git`, PAT],
+  ['a GitHub PAT with x-access-token', `https://x-access-token:${PAT}@github.com/acme/x.git`, PAT],
+];
+
+describe('no error message echoes a credential it refuses', () => {
+  describe.each(SECRET_URLS)('%s', (_, url, secret) => {
+    test.each<[string, (u: string) => Partial<PlatformAppProps>]>([
+      ['source', u => ({ source: ManifestSource.helm({ repoUrl: u, path: 'chart' }) })],
+      ['releaseRepo', u => ({ releaseRepo: u })],
+      ['a git artifact', u => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.git(u)] })],
+      ['a chart artifact', u => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart(u, { name: 'x' })] })],
+    ])('given as %s', (_field, props) => {
+      const message = appError(props(url));
+      expect(message).toMatch(/must not carry credentials/);
+      expect(message).toContain('***');
+      expect(message).not.toContain(secret);
+    });
+  });
+
+  test('the redaction covers userinfo, credential query parameters and known token shapes, and nothing else', () => {
+    expect(redactSecrets('got "https://alice:s3cret@github.com/acme/x.git"')).toBe('got "https://***@github.com/acme/x.git"');
+    expect(redactSecrets('https://h/x?ref=main&access_token=abc&sig=zzz')).toBe('https://h/x?ref=main&access_token=***&sig=***');
+    expect(redactSecrets(`token ${PAT} and github_pat_11ABCDEFG0123456789_abcdefghijklmnop`)).toBe('token *** and ***');
+    expect(redactSecrets('key AKIAIOSFODNN7EXAMPLE')).toBe('key ***');
+    const harmless = 'image ghcr.io/acme/api@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef; https://github.com/acme/x.git?ref=main';
+    expect(redactSecrets(harmless)).toBe(harmless);
+  });
+});

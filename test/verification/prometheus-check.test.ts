@@ -1,0 +1,109 @@
+import { Duration } from 'cdk8s';
+import { describe, expect, test } from 'vitest';
+import { evaluateResult } from '../../src/testkit/model/rollouts-metric-outcomes';
+import { Comparison, MetricOutcome, Verification } from '../../src/verification';
+import { METRIC_OUTCOMES_ANNOTATION } from '../../src/verification/metric-outcome';
+import { expectValid, problemsOf, render } from '../support/verification-fixtures';
+
+describe('Verification.prometheus', () => {
+  const errors = () => Verification.prometheus({
+    name: 'errors',
+    address: 'http://prometheus.{region}.example.com:9090',
+    query: 'sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m])) / sum(rate(http_requests_total{cluster="{cluster}"}[5m]))',
+    threshold: 0.01,
+    comparison: Comparison.LESS_THAN,
+  });
+
+  test('threshold and comparison become the success condition; placeholders in address and query', () => {
+    const rendered = render([errors()]);
+    expectValid(rendered);
+    const metrics = rendered.templates[0].spec.metrics;
+    expect(metrics[1]).toEqual({
+      name: 'errors-azr-eus-mi300x-prod-01',
+      interval: '1m',
+      count: 5,
+      failureLimit: 1,
+      consecutiveErrorLimit: 1,
+      successCondition: 'len(result) == 0 || isNaN(result[0]) || result[0] < 0.01',
+      provider: {
+        prometheus: {
+          address: 'http://prometheus.eastus.example.com:9090',
+          query: 'sum(rate(http_requests_total{cluster="azr-eus-mi300x-prod-01",code=~"5.."}[5m])) / sum(rate(http_requests_total{cluster="azr-eus-mi300x-prod-01"}[5m]))',
+        },
+      },
+    });
+  });
+
+  test('snapshot', () => {
+    const rendered = render([errors(), Verification.prometheus({
+      name: 'gpu-util',
+      address: 'https://thanos.example.com',
+      query: 'avg(DCGM_FI_DEV_GPU_UTIL{cluster="{cluster}",accelerator="{accelerator}"})',
+      successCondition: 'len(result) > 0 && result[0] >= 10',
+      headers: { 'X-Scope-OrgID': 'gpu-{tier}' },
+      timeout: Duration.seconds(30),
+      count: 10,
+      failureLimit: 2,
+    })]);
+    expectValid(rendered);
+    expect(rendered).toMatchSnapshot();
+  });
+
+  test.each([
+    [Comparison.LESS_THAN_OR_EQUAL, { successCondition: 'len(result) == 0 || isNaN(result[0]) || result[0] <= 2' }, 'Successful', 'Successful'],
+    [Comparison.GREATER_THAN, {
+      successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] > 2',
+      failureCondition: 'len(result) == 0 || (!isNaN(result[0]) && !(result[0] > 2))',
+    }, 'Failed', 'Inconclusive'],
+    [Comparison.GREATER_THAN_OR_EQUAL, {
+      successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] >= 2',
+      failureCondition: 'len(result) == 0 || (!isNaN(result[0]) && !(result[0] >= 2))',
+    }, 'Failed', 'Inconclusive'],
+    [Comparison.EQUAL, { successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] == 2' }, 'Failed', 'Failed'],
+    [Comparison.NOT_EQUAL, { successCondition: 'len(result) > 0 && !isNaN(result[0]) && result[0] != 2' }, 'Failed', 'Failed'],
+  ])('comparison %s: guarded conditions, default outcomes annotated and what Rollouts decides', (comparison, conditions, noData, nan) => {
+    const check = Verification.prometheus({ address: 'http://p:9090', query: 'up', threshold: 2, comparison });
+    expect(check._problems).toEqual([]);
+    const [template] = render([check]).templates;
+    const { successCondition, failureCondition } = template.spec.metrics[0];
+    expect({ successCondition, failureCondition }).toEqual({ failureCondition: undefined, ...conditions });
+    expect(JSON.parse(template.annotations![METRIC_OUTCOMES_ANNOTATION])).toEqual({ prometheus: { noData, nan } });
+    expect(evaluateResult(template.spec.metrics[0], []).phase).toBe(noData);
+    expect(evaluateResult(template.spec.metrics[0], [NaN]).phase).toBe(nan);
+    expect(evaluateResult(template.spec.metrics[0], [comparison === Comparison.NOT_EQUAL ? 3 : 2]).phase)
+      .toBe(comparison === Comparison.GREATER_THAN ? 'Failed' : 'Successful');
+  });
+
+  test.each(Object.values(MetricOutcome).flatMap(noData => Object.values(MetricOutcome).map(nan => [noData, nan])))(
+    'noData %s, nan %s: the conditions give exactly those outcomes, and the threshold decides the rest', (noData, nan) => {
+      const check = Verification.prometheus({ address: 'http://p:9090', query: 'up', threshold: 0.05, comparison: Comparison.LESS_THAN, noData, nan });
+      const metric = render([check]).templates[0].spec.metrics[0];
+      expect(evaluateResult(metric, []).phase).toBe(noData);
+      expect(evaluateResult(metric, [NaN]).phase).toBe(nan);
+      expect(evaluateResult(metric, [0.01, 0.9]).phase).toBe('Successful');
+      expect(evaluateResult(metric, [0.05]).phase).toBe('Failed');
+      expect(metric.failureCondition !== undefined).toBe(noData === MetricOutcome.INCONCLUSIVE || nan === MetricOutcome.INCONCLUSIVE);
+    });
+
+  test('a successCondition is evaluated only on a number, Inconclusive otherwise by default; every metric of the template is annotated', () => {
+    const check = Verification.prometheus({ name: 'gpu', address: 'http://p:9090', query: 'avg(util{cluster="{cluster}"})', successCondition: 'result[0] >= 10 || result[0] == 0' });
+    const [template] = render([check]).templates;
+    const metric = template.spec.metrics[0];
+    expect(metric.successCondition).toBe('len(result) > 0 && !isNaN(result[0]) && (result[0] >= 10 || result[0] == 0)');
+    expect(metric.failureCondition).toBe('len(result) > 0 && !isNaN(result[0]) && !((result[0] >= 10 || result[0] == 0))');
+    expect([[], [NaN], [0], [5]].map(r => evaluateResult(metric, r).phase)).toEqual(['Inconclusive', 'Inconclusive', 'Successful', 'Failed']);
+    const annotated = JSON.parse(template.annotations![METRIC_OUTCOMES_ANNOTATION]);
+    expect(Object.keys(annotated)).toEqual(template.spec.metrics.map((m: any) => m.name).sort());
+    expect(Object.values(annotated).every(o => JSON.stringify(o) === '{"noData":"Inconclusive","nan":"Inconclusive"}')).toBe(true);
+  });
+
+  test('templates of other kinds carry no outcomes annotation', () => {
+    expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toBeUndefined();
+  });
+
+  test('fails if noData or nan is not a MetricOutcome', () => {
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, noData: 'pass' as any }))).toEqual([
+      'verification "p": prometheus noData must be a MetricOutcome, got "pass"; use MetricOutcome.SUCCESSFUL, FAILED or INCONCLUSIVE',
+    ]);
+  });
+});
