@@ -170,7 +170,7 @@ project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'conformance/', '.co
 project.npmignore?.exclude('/imports/*.ts');
 project.annotateGenerated('/imports/**');
 project.annotateGenerated('/manifests/**');
-project.annotateGenerated('/test/__snapshots__/**');
+project.annotateGenerated('/test/**/__snapshots__/**');
 
 // apps/ and bench/ are type-checked and linted like the tests
 for (const dir of ['apps', 'bench', 'conformance']) {

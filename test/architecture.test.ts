@@ -5,9 +5,11 @@ import { describe, expect, test } from 'vitest';
 
 // The shape of src/, checked on every run: imports flow one way through the layers the README's
 // ARCHITECTURE section draws, no file imports itself back through others, and no file or function
-// grows past what a reader takes in at once.
+// grows past what a reader takes in at once. The size limits hold in test/ too, where each test
+// file sits at the path of the src/ module it tests.
 
 const SRC = path.join(__dirname, '..', 'src');
+const TEST = __dirname;
 
 /**
  * Folders of src/ by layer, lowest first. A folder may import its own layer or lower ones only;
@@ -46,25 +48,44 @@ function isStandalone(folder: string): boolean {
 const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 80;
 
+/**
+ * Test files at the top of test/ that test no one module: the repository's shape, the committed
+ * output, the apps/ examples and the README. Every other test file mirrors a src/ module.
+ */
+const CROSS_CUTTING_TESTS = ['architecture', 'determinism', 'examples', 'fleet-scale', 'readme'];
+
+/** Folders of test/ that are not a src/ folder: shared fixtures, and property tests over the whole library. */
+const TEST_ONLY_FOLDERS = ['support', 'property'];
+
+/**
+ * Helpers of test/ longer than MAX_FUNCTION_LINES when the limit came to test/, as `file name`;
+ * a suite's describe() body is a list of tests, not one function, and is not counted.
+ */
+const LONG_TEST_HELPERS = [
+  'property/generators.ts pipelineArb',
+  'property/output-properties.ts outputProblems',
+  'support/cli-fixtures.ts appObjects',
+];
+
 interface SourceFile {
   readonly rel: string;
   readonly text: string;
   readonly imports: string[];
 }
 
-function sourceFiles(): SourceFile[] {
+function sourceFiles(root = SRC): SourceFile[] {
   const out: SourceFile[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {walk(full);} else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
         const text = fs.readFileSync(full, 'utf-8');
-        const rel = path.relative(SRC, full).split(path.sep).join('/');
-        out.push({ rel, text, imports: localImports(rel, text) });
+        const rel = path.relative(root, full).split(path.sep).join('/');
+        out.push({ rel, text, imports: root === SRC ? localImports(rel, text) : [] });
       }
     }
   };
-  walk(SRC);
+  walk(root);
   return out.sort((a, b) => a.rel.localeCompare(b.rel));
 }
 
@@ -146,13 +167,23 @@ function layerOf(folder: string): number {
   return LAYERS.findIndex(l => l.includes(folder));
 }
 
+/** Lines of a file, not counting the newline that ends the last one. */
+function lineCount(f: SourceFile): number {
+  return f.text.split('\n').length - (f.text.endsWith('\n') ? 1 : 0);
+}
+
+/** A describe() body: its tests are counted one by one. */
+function isSuiteBody(node: ts.Node, sf: ts.SourceFile): boolean {
+  return ts.isCallExpression(node.parent) && /^describe\b/.test(node.parent.expression.getText(sf));
+}
+
 /** Functions, methods, constructors and accessors longer than the limit, as `file:line name (n lines)`. */
 function longFunctions(files: SourceFile[]): string[] {
   const found: string[] = [];
   for (const f of files) {
     const sf = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node) => {
-      if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
+      if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body && !isSuiteBody(node, sf)) {
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
         const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
         const lines = end - start + 1;
@@ -205,7 +236,7 @@ describe('architecture of src/', () => {
   });
 
   test(`no file over ${MAX_FILE_LINES} lines`, () => {
-    const long = files.map(f => ({ rel: f.rel, lines: f.text.split('\n').length - (f.text.endsWith('\n') ? 1 : 0) }))
+    const long = files.map(f => ({ rel: f.rel, lines: lineCount(f) }))
       .filter(f => f.lines > MAX_FILE_LINES).map(f => `${f.rel} (${f.lines} lines)`);
     expect(long).toEqual([]);
   });
@@ -223,5 +254,27 @@ describe('architecture of src/', () => {
 
   test(`no function over ${MAX_FUNCTION_LINES} lines`, () => {
     expect(longFunctions(files)).toEqual([]);
+  });
+});
+
+describe('architecture of test/', () => {
+  const files = sourceFiles(TEST);
+  const modules = new Set(sourceFiles().map(f => f.rel.replace(/\.ts$/, '')));
+
+  test(`no file over ${MAX_FILE_LINES} lines`, () => {
+    const long = files.filter(f => lineCount(f) > MAX_FILE_LINES).map(f => `${f.rel} (${lineCount(f)} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  test(`no function over ${MAX_FUNCTION_LINES} lines but the helpers that were longer when the limit came`, () => {
+    const long = longFunctions(files).map(l => l.replace(/:\d+ (\S+) \(\d+ lines\)$/, ' $1'));
+    expect(long).toEqual(LONG_TEST_HELPERS);
+  });
+
+  test('every test file mirrors a src/ module: test/<folder>/<module>.test.ts tests src/<folder>/<module>.ts', () => {
+    const stray = files.map(f => f.rel).filter(rel => rel.endsWith('.test.ts'))
+      .filter(rel => !TEST_ONLY_FOLDERS.includes(folderOf(rel)))
+      .filter(rel => (folderOf(rel) === '.' ? !CROSS_CUTTING_TESTS.includes(rel.replace(/\.test\.ts$/, '')) : !modules.has(rel.replace(/\.test\.ts$/, ''))));
+    expect(stray).toEqual([]);
   });
 });

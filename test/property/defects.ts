@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { APP_NAMES, appArb, clean, fleetArb, LONG_APP_NAMES, maybe, pipelineArb, SOURCE_REPOS, standardsArb } from './generators';
+import { APP_NAMES, appArb, LONG_APP_NAMES, SOURCE_REPOS, standardsArb } from './app-generators';
+import { clean, fleetArb, maybe, pipelineArb } from './generators';
 import { AppSpec, CheckSpec, ReqSpec, SelSpec, SourceSpec, WavesSpec, WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
 
