@@ -4,7 +4,7 @@ import { ClusterFleet } from '../../src';
 import { CloudProvider, Tier } from '../../src/fleet/cluster-attributes';
 import { ClusterAuth } from '../../src/fleet/cluster-auth';
 import { clustersFromTerraformOutput } from '../../src/fleet/terraform-output';
-import { errorOf } from '../fixtures';
+import { errorOf } from '../support/fixtures';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n';
 

@@ -1,7 +1,7 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { ClusterSelector, DeployFreeze, FreezeSchedule, PlatformApp, Verification } from '../../src';
-import { appProps, world } from '../fixtures';
+import { appProps, world } from '../support/fixtures';
 
 /** The message a PlatformApp fails with, or undefined when it does not fail. */
 function failure(define: () => unknown): string | undefined {
