@@ -153,7 +153,7 @@ describe('whole-app passes run once per synthesis, however many apps', () => {
 const ROOT = path.join(__dirname, '..', '..');
 const scratch: string[] = [];
 
-function outdir(): string {
+function scratchDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-app-'));
   scratch.push(dir);
   return dir;
@@ -182,8 +182,8 @@ describe('synth-app mirrors the cdk8s it names', () => {
   });
 
   test('construct metadata, as cdk8s App writes it', () => {
-    const cdk8s = synthesized(new App({ outdir: outdir(), recordConstructMetadata: true }));
-    const linear = synthesized(new PlatformSynthApp({ outdir: outdir(), recordConstructMetadata: true }));
+    const cdk8s = synthesized(new App({ outdir: scratchDir(), recordConstructMetadata: true }));
+    const linear = synthesized(new PlatformSynthApp({ outdir: scratchDir(), recordConstructMetadata: true }));
     expect([...linear.keys()]).toEqual(['0000-a.k8s.yaml', '0001-b.k8s.yaml', 'construct-metadata.json']);
     expect(linear).toEqual(cdk8s);
   });
