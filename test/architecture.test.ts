@@ -26,6 +26,7 @@ const LAYERS: string[][] = [
   ['kargo', 'argocd'], // emitters: read the plan only
   ['synth'], // the one synthesis step: plan -> objects
   ['app'], // PlatformApp: defines, validates, plans, emits
+  ['load'], // what the synthesized objects ask of the live controllers, counted from the objects
   ['standards', 'report'], // run over planned apps
   ['cli'], // the command line: reads synthesized YAML through the contracts and the test kit
 ];
@@ -35,8 +36,10 @@ const LAYERS: string[][] = [
  * the folders listed may import it ('.' is index.ts).
  */
 const STANDALONE: Record<string, readonly string[]> = {
-  // ships on its own entry point; the command line validates directories with it
-  'testkit': ['cli'],
+  // ships on its own entry point; the command line validates directories with it, and load/
+  // counts the Applications the ApplicationSets generate with its model of the generators (one
+  // model of Argo CD, not a second one)
+  'testkit': ['cli', 'load'],
   // a mirror of cdk8s App.synth() for any constructs; index.ts exports PlatformSynthApp
   'synth-app': ['.'],
 };

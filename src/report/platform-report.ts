@@ -1,8 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, Duration } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { controllerLoadMarkdown } from './controller-load-markdown';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
+import { controllerLoadOf } from '../load/controller-load';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
@@ -100,15 +103,25 @@ export class PlatformReport {
   }
 
   /**
+   * The load the synthesized objects of every app and fleet under `scope`'s root put on Argo CD
+   * (per instance and application-controller shard), Kargo (per shard), the registries and Git
+   * hosts the Warehouses poll, and the release repositories, as Markdown.
+   */
+  public static renderControllerLoad(scope: IConstruct): string {
+    return `${controllerLoadMarkdown(controllerLoadOf(scope.node.root)).join('\n').replace(/^\n/, '')}\n`;
+  }
+
+  /**
    * Writes `<app>.plan.md` for every app and `<fleet>.fleet.md` for every fleet into the app's
-   * output directory; call it after `app.synth()`.
+   * output directory, the fleet report followed by the controller load; call it after `app.synth()`.
    */
   public static write(app: App): void {
     for (const c of app.node.findAll()) {
       if (isPlannedApp(c)) {
         fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
       } else if (ClusterFleet.isClusterFleet(c)) {
-        fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`), PlatformReport.renderFleet(c));
+        fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`),
+          `${PlatformReport.renderFleet(c)}\n${PlatformReport.renderControllerLoad(app)}`);
       }
     }
   }
