@@ -30,6 +30,7 @@ export * from './fleet/argocd-topology';
 export type { WavePlan, FreezePlan, StagePlan, ReleasePlan } from './plan/release-plan';
 export type { ClusterResource, StandardsExemption, IPlatformApp } from './plan/planned-app';
 export * from './standards/standards-rule';
+export type { ControllerLoadLimits } from './standards/controller-load-limits';
 export * from './standards/built-in-rules';
 export * from './standards/platform-standards';
 export * from './report/platform-report';

@@ -1,8 +1,11 @@
 import { Construct } from 'constructs';
 import { StandardsRules } from './built-in-rules';
+import { ControllerLoadLimits } from './controller-load-limits';
+import { limitProblem, loadViolations } from './load-rules';
 import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
+import { controllerLoadOf } from '../load/controller-load';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
-import { fail, show } from '../util/errors';
+import { fail, ProblemList, show } from '../util/errors';
 
 /**
  * Properties for `PlatformStandards`.
@@ -34,6 +37,12 @@ export interface PlatformStandardsProps {
    * @default - each rule's own severity
    */
   readonly severities?: Record<string, RuleSeverity>;
+  /**
+   * Caps on the load the synthesized objects put on Argo CD, Kargo and the registries; each
+   * limit set turns on its rule (`max-applications-per-shard`, ...), checked over the whole platform.
+   * @default - no load limits
+   */
+  readonly loadLimits?: ControllerLoadLimits;
 }
 
 /**
@@ -55,6 +64,7 @@ export class PlatformStandards extends Construct {
   // cdk8s validates once per synthesized chart as well as for the app: print each warning once
   private readonly printedWarnings = new Set<string>();
   private cachedReview?: { key: string; violations: StandardsViolation[] };
+  private readonly loadLimits: ControllerLoadLimits;
 
   constructor(scope: Construct, id: string, props: PlatformStandardsProps = {}) {
     super(scope, id);
@@ -77,6 +87,12 @@ export class PlatformStandards extends Construct {
       fail(subject, 'disabledRules', unknown, 'names rules that are not built in', `use one of ${builtIn.map(r => r.id).join(', ')}`);
     }
     this.severities = { ...props.severities ?? {} };
+    this.loadLimits = { ...props.loadLimits ?? {} };
+    const limits = new ProblemList(subject);
+    for (const [field, value] of Object.entries(this.loadLimits)) {
+      limits.check(`loadLimits.${field}`, value, limitProblem(value), 'use a positive whole number, or leave the limit out');
+    }
+    limits.throwIfAny();
     for (const r of [...builtIn.filter(b => !disabled.includes(b.id)), ...props.rules ?? []]) {
       this.addRule(r);
     }
@@ -102,7 +118,8 @@ export class PlatformStandards extends Construct {
   }
 
   /**
-   * Checks every app in the cdk8s app against the rules (apps' exemptions applied).
+   * Checks every app in the cdk8s app against the rules (apps' exemptions applied), and the
+   * platform against the load limits (violations with an empty `app`).
    * @returns every violation, sorted by app, rule and message
    */
   public review(): StandardsViolation[] {
@@ -117,6 +134,11 @@ export class PlatformStandards extends Construct {
 
   private evaluate(apps: IPlatformApp[]): StandardsViolation[] {
     const violations: StandardsViolation[] = [];
+    if (Object.values(this.loadLimits).some(v => v !== undefined)) {
+      for (const v of loadViolations(controllerLoadOf(this.node.root), this.loadLimits)) {
+        violations.push({ app: '', ruleId: v.ruleId, severity: this.severities[v.ruleId] ?? RuleSeverity.ERROR, message: v.message });
+      }
+    }
     for (const app of apps) {
       const exempt = new Map(app.exemptions.map(e => [e.ruleId, e.justification]));
       for (const ruleId of exempt.keys()) {
@@ -151,5 +173,5 @@ export class PlatformStandards extends Construct {
 }
 
 function formatViolation(v: StandardsViolation): string {
-  return `standards: PlatformApp '${v.app}' breaks ${v.ruleId}: ${v.message}`;
+  return `standards: ${v.app === '' ? 'the platform' : `PlatformApp '${v.app}'`} breaks ${v.ruleId}: ${v.message}`;
 }

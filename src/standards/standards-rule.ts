@@ -33,7 +33,7 @@ export interface IStandardsRule {
  * One broken rule.
  */
 export interface StandardsViolation {
-  /** The app that breaks the rule. */
+  /** The app that breaks the rule; empty for a load limit, which the platform as a whole breaks. */
   readonly app: string;
   /** The rule's id. */
   readonly ruleId: string;
