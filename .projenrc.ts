@@ -21,7 +21,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   projenrcTs: true,
   npmAccess: NpmAccess.PUBLIC,
   packageManager: NodePackageManager.NPM,
-  minNodeVersion: '20.0.0',
+  // the test kit require()s cel-js, an ES module: Node runs that without a flag from 20.19.0 and
+  // 22.12.0 (engines below states the range)
+  minNodeVersion: '20.19.0',
   stability: 'experimental',
 
   // Every jsii language. No release workflow publishes them yet; CI generates their code
@@ -97,9 +99,24 @@ project.package.addField('exports', {
   '.': { types: './lib/src/index.d.ts', default: './lib/src/index.js' },
   './testkit': { types: './lib/src/testkit/index.d.ts', default: './lib/src/testkit/index.js' },
   './cli': { types: './lib/src/cli/index.d.ts', default: './lib/src/cli/index.js' },
+  './cli/plan-output.schema.json': './lib/src/cli/plan-output.schema.json',
+  './cli/validate-output.schema.json': './lib/src/cli/validate-output.schema.json',
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
+// `moduleResolution: node` (what `cdk8s init typescript-app`'s tsconfig gets) ignores `exports`:
+// typesVersions points it at the same declarations
+project.package.addField('typesVersions', {
+  '*': {
+    testkit: ['lib/src/testkit/index.d.ts'],
+    cli: ['lib/src/cli/index.d.ts'],
+  },
+});
+// require(esm) without a flag: Node 20.19.0 and 22.12.0 (21 and 22.0-22.11 need --experimental-require-module)
+project.package.addEngine('node', '^20.19.0 || >=22.12.0');
+// the JSON Schemas of `plan --json` and `validate --json`, beside the CLI that prints them (jsii
+// compiles TypeScript only)
+project.compileTask.exec('cp src/cli/plan-output.schema.json src/cli/validate-output.schema.json lib/src/cli/');
 // the change-review command line (`npx cdk8s-gitops-platform plan|validate`): src/cli, TypeScript only
 project.addBins({ 'cdk8s-gitops-platform': 'lib/src/cli/main.js' });
 
@@ -168,6 +185,9 @@ project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'conformance/', '.co
 // The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
 // the JavaScript was compiled from (imports/*.ts alone is 4 MB).
 project.npmignore?.exclude('/imports/*.ts');
+// The generated CRD classes are compiled with the library (jsii) and run, but no public type uses
+// them (no shipped lib/src declaration imports lib/imports): their 2.9 MB of declarations stay out.
+project.npmignore?.exclude('/lib/imports/*.d.ts');
 project.annotateGenerated('/imports/**');
 project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/**/__snapshots__/**');
