@@ -1,5 +1,3 @@
-import { createRequire } from 'module';
-
 // cel-js is ESM-only; this library compiles to CommonJS, and Node >= 20.19 can require() ESM.
 type CelModule = typeof import('@marcbachmann/cel-js', { with: { 'resolution-mode': 'import' } });
 type CompiledRule = (context: Record<string, unknown>) => unknown;
@@ -20,11 +18,19 @@ export interface CelFailure {
 }
 
 let celModule: CelModule | undefined;
+/**
+ * The JSON of the realm cel-js runs in, when it is not this code's. cel-js tells maps and lists
+ * apart by `v.constructor === Object` / `Array` of its own realm (`lib/operators.js`,
+ * `debugType`); jest runs tests, and this library with them, in a vm context whose constructors
+ * are other ones, while Node's loader runs cel-js in the main context.
+ */
+let celRealmJson: JSON | undefined;
 const compiledRules = new Map<string, CompiledRule | Error>();
 
 /** Evaluates the rules with `self` bound to `self`; returns the rules that are false or throw. */
 export function evaluateCelRules(rules: readonly CelRule[], self: unknown): CelFailure[] {
   const failures: CelFailure[] = [];
+  let context: Record<string, unknown> | undefined;
   for (const rule of rules) {
     // Transition rules need the previous object; a manifest has none, and the API server skips them on create.
     if (/\boldSelf\b/.test(rule.rule)) {
@@ -38,7 +44,7 @@ export function evaluateCelRules(rules: readonly CelRule[], self: unknown): CelF
       continue;
     }
     try {
-      const result = compiled({ self });
+      const result = compiled(context ??= celContext(self));
       if (result !== true) {
         failures.push({ rule: rule.rule, message, relativePath });
       }
@@ -49,13 +55,19 @@ export function evaluateCelRules(rules: readonly CelRule[], self: unknown): CelF
   return failures;
 }
 
+/** `{ self }` in the realm cel-js runs in (copied only when that is not this code's). */
+function celContext(self: unknown): Record<string, unknown> {
+  return celRealmJson ? celRealmJson.parse(JSON.stringify({ self })) : { self };
+}
+
 function compileRule(rule: string): CompiledRule | Error {
   let compiled = compiledRules.get(rule);
   if (compiled === undefined) {
     try {
       compiled = loadCel().parse(rule) as CompiledRule;
     } catch (err) {
-      compiled = err as Error;
+      // an Error of this realm: under jest the library runs in a sandbox whose Error is not cel-js's
+      compiled = new Error((err as Error).message);
     }
     compiledRules.set(rule, compiled);
   }
@@ -64,7 +76,12 @@ function compileRule(rule: string): CompiledRule | Error {
 
 function loadCel(): CelModule {
   if (!celModule) {
+    // Node's own loader (getBuiltinModule: Node 20.16 and 22.3): jest replaces `module`'s
+    // createRequire with its own require, which cannot load an ES module
+    const { createRequire } = process.getBuiltinModule('module');
     celModule = createRequire(__filename)('@marcbachmann/cel-js') as CelModule;
+    const mainJson = process.getBuiltinModule('vm').runInThisContext('JSON') as JSON;
+    celRealmJson = mainJson === JSON ? undefined : mainJson;
   }
   return celModule;
 }
