@@ -1,6 +1,7 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { claimAppNames } from './app-names';
+import { warnOnPerChartValidation } from './synth-path-warning';
 import { Artifact } from '../artifact/artifact';
 import { ClusterFleet, IClusterFleet } from '../fleet/cluster-fleet';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
@@ -55,6 +56,7 @@ export class PlatformApp extends Chart implements IPlatformApp {
     claimChartId(scope, id, `PlatformApp '${props.appName ?? id}'`);
     super(scope, id, { disableResourceNameHashes: true });
     markPlannedApp(this);
+    warnOnPerChartValidation(this);
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
     const release = buildAppRelease(subject, this.appName, props);
