@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 
 const ROOT = path.join(__dirname, '..');
 const CONSUMER = path.join(ROOT, 'examples', 'consumer');
-const FENCE: Record<string, string> = { '.sh': 'sh', '.yaml': 'yaml', '.ts': 'ts' };
+const FENCE: Record<string, string> = { '.sh': 'sh', '.yaml': 'yaml', '.ts': 'ts', '.json': 'json', '.js': 'js' };
 
 // CI runs examples/consumer/ against the packed library: the README must show what CI runs.
 test.each(fs.readdirSync(CONSUMER).sort())('the README shows examples/consumer/%s verbatim', (file) => {
