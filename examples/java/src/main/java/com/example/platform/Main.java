@@ -61,7 +61,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // A wrong definition is reported as its message alone, not as a stack trace.
+        // A wrong definition is reported as its message: jsii throws the library's error as a
+        // RuntimeException. jsii's Java runtime appends the JavaScript stack trace to the
+        // message unless the program runs with JSII_NOSTACK=1.
         try {
             PlatformSynthApp app = new PlatformSynthApp();
             definePlatform(app);
