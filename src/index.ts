@@ -8,6 +8,7 @@ export { Cluster } from './fleet/cluster';
 export type { ClusterOptions } from './fleet/cluster';
 export * from './fleet/cluster-fleet';
 export type { CaBundle, VerificationJobOptions } from './fleet/verification-jobs';
+export * from './fleet/webhook-receiver';
 export * from './pipeline/approval';
 export * from './pipeline/waves';
 export * from './pipeline/join';
@@ -29,6 +30,10 @@ export * from './verification';
 export * from './fleet/argocd-topology';
 export type { WavePlan, FreezePlan, StagePlan, ReleasePlan } from './plan/release-plan';
 export type { ClusterResource, StandardsExemption, IPlatformApp } from './plan/planned-app';
+export { DiscoveryMode } from './plan/lead-time';
+export type {
+  DiscoveryPlan, VerificationTime, LeadTimeContributor, LeadTimeApproval, LeadTimePath, StageLeadTime, LeadTime,
+} from './plan/lead-time';
 export * from './standards/standards-rule';
 export type { ControllerLoadLimits } from './standards/controller-load-limits';
 export * from './standards/built-in-rules';

@@ -4,8 +4,10 @@ import { claimAppNames } from './app-names';
 import { warnOnPerChartValidation } from './synth-path-warning';
 import { Artifact } from '../artifact/artifact';
 import { ClusterFleet, IClusterFleet } from '../fleet/cluster-fleet';
+import { WebhookReceiver } from '../fleet/webhook-receiver';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
 import { buildAppRelease } from '../plan/build-release';
+import { LeadTime } from '../plan/lead-time';
 import { AppOwner } from '../plan/owner';
 import { ClusterResource, IPlatformApp, isPlannedApp, markPlannedApp, StandardsExemption } from '../plan/planned-app';
 import { PlatformAppProps } from '../plan/platform-app-props';
@@ -51,6 +53,13 @@ export class PlatformApp extends Chart implements IPlatformApp {
   public readonly clusterResources: ClusterResource[];
   /** Platform standards rules the app is exempt from. */
   public readonly exemptions: StandardsExemption[];
+  /**
+   * The least time from a new artifact to a verified release on every cluster (always set;
+   * optional only because `IPlatformApp` implementations may not know it).
+   */
+  public readonly leadTime?: LeadTime;
+  /** The app's own webhook receivers (in its Kargo ProjectConfig). */
+  public readonly webhookReceivers: WebhookReceiver[];
 
   constructor(scope: Construct, id: string, props: PlatformAppProps) {
     claimChartId(scope, id, `PlatformApp '${props.appName ?? id}'`);
@@ -66,6 +75,8 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.artifacts = release.artifacts;
     this.clusterResources = release.clusterResources;
     this.exemptions = release.exemptions;
+    this.leadTime = release.leadTime;
+    this.webhookReceivers = release.webhookReceivers;
     claimAppNames(this, subject, this.plan);
     emitApp(this, release);
     // one Application per cluster and stage: a cluster shared by stages carries the app twice

@@ -47,5 +47,11 @@ export class PlatformLabels {
    */
   public static readonly SOAK = 'gitops-platform.io/soak';
 
+  /**
+   * Annotation on a Kargo Warehouse: the webhook receivers that refresh it on a push (comma
+   * separated; `<project>/<name>` for a project's own), which is why it polls only slowly.
+   */
+  public static readonly WEBHOOK_RECEIVERS = 'gitops-platform.io/webhook-receivers';
+
   private constructor() {}
 }

@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { Chart, Lazy } from 'cdk8s';
+import { Chart, Duration, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { ArgoCdTopology, ArgoCdTopologyKind } from './argocd-topology';
@@ -7,6 +7,8 @@ import { Cluster, ClusterOptions, endpointIdentity } from './cluster';
 import { assignShards, ShardPlan } from './shard-assignment';
 import { clustersFromTerraformOutput } from './terraform-output';
 import { VerificationJobOptions, verificationJobProblems } from './verification-jobs';
+import { defineClusterConfig } from './webhook-config';
+import { WebhookReceiver } from './webhook-receiver';
 import { PlatformLabels } from '../contracts/labels';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue, show } from '../util/errors';
@@ -52,6 +54,19 @@ export interface ClusterFleetProps {
    * @default - no extra CA, images from Docker Hub
    */
   readonly verificationJobs?: VerificationJobOptions;
+  /**
+   * The platform's webhook receivers for its Git hosts and registries, written once as Kargo's
+   * `ClusterConfig` (Kargo reads the one named `cluster`, so declare them on one fleet only). Every
+   * Warehouse whose subscriptions they cover is refreshed on a push and polls only every
+   * `discoveryFallbackInterval`; the fleet report lists where to register each receiver.
+   * @default - none: every Warehouse polls every 5 minutes
+   */
+  readonly webhookReceivers?: WebhookReceiver[];
+  /**
+   * How often a Warehouse that webhooks refresh still polls, in case a push is lost.
+   * @default Duration.hours(1)
+   */
+  readonly discoveryFallbackInterval?: Duration;
 }
 
 /**
@@ -108,6 +123,10 @@ export interface IClusterFleet extends IConstruct {
   readonly clusters: Cluster[];
   /** How the pods of verification Jobs run on the hub. */
   readonly verificationJobs?: VerificationJobOptions;
+  /** The platform's webhook receivers. */
+  readonly webhookReceivers?: WebhookReceiver[];
+  /** How often a Warehouse that webhooks refresh still polls. */
+  readonly discoveryFallbackInterval?: Duration;
 }
 
 const CLUSTER_FLEET = Symbol.for('cdk8s-gitops-platform.ClusterFleet');
@@ -159,6 +178,10 @@ export class ClusterFleet extends Chart implements IClusterFleet {
   public readonly applicationControllerShards?: number;
   /** How the pods of verification Jobs run on the hub. */
   public readonly verificationJobs?: VerificationJobOptions;
+  /** The platform's webhook receivers. */
+  public readonly webhookReceivers?: WebhookReceiver[];
+  /** How often a Warehouse that webhooks refresh still polls. */
+  public readonly discoveryFallbackInterval?: Duration;
   private readonly topology: ArgoCdTopology;
   private readonly _clusters = new Map<string, Cluster>();
   /** The clusters each app was placed on, by app: shards are balanced by Applications per cluster. */
@@ -189,9 +212,11 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         'set it to the number of application controller replicas');
     }
     verificationJobProblems(props.verificationJobs).forEach(p => problems.add(p));
+    this.webhookReceivers = defineClusterConfig(this, problems, props.webhookReceivers, props.discoveryFallbackInterval);
     problems.throwIfAny();
     this.applicationControllerShards = shards;
     this.verificationJobs = props.verificationJobs;
+    this.discoveryFallbackInterval = props.discoveryFallbackInterval;
 
     const names = (props.clusters ?? []).map(c => c.name);
     const dupNames = duplicates(names);

@@ -49,14 +49,22 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
       promotionPolicies: autoStages.length > 0
         ? autoStages.map(stage => ({ stageSelector: { name: stage }, autoPromotionEnabled: true }))
         : undefined,
+      // the app's own receivers; the platform's are in the ClusterConfig and need nothing here
+      webhookReceivers: release.webhookReceivers.length > 0 ? release.webhookReceivers.map(r => r._toKargo()) : undefined,
     },
   });
 
   new Warehouse(scope, 'Warehouse', {
-    metadata: { name: plan.app, namespace, labels: appLabels },
+    metadata: {
+      name: plan.app,
+      namespace,
+      labels: appLabels,
+      // a receiver finds the Warehouse by its subscribed repository URLs; this only tells readers why it polls slowly
+      annotations: release.discovery.receivers.length > 0 ? { [PlatformLabels.WEBHOOK_RECEIVERS]: release.discovery.receivers.join(',') } : undefined,
+    },
     spec: {
-      // Kargo's default; webhooks (ProjectConfig receivers) make discovery immediate
-      interval: '5m0s',
+      // Kargo's 5 minutes, or the slow fallback when webhook receivers cover every subscription
+      interval: release.discovery.interval,
       subscriptions: compact(warehouseSubscriptions(ctx.artifacts, ctx.source)),
     },
   });

@@ -1,3 +1,4 @@
+import { DiscoveryPlan, LeadTime } from './lead-time';
 import { AppOwner } from './owner';
 import { ClusterResource, StandardsExemption } from './planned-app';
 import { ReleasePlan, StagePlan, WavePlan } from './release-plan';
@@ -6,6 +7,7 @@ import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
+import { WebhookReceiver } from '../fleet/webhook-receiver';
 import { RenderedVerification } from '../verification/render';
 
 /**
@@ -69,4 +71,10 @@ export interface AppRelease {
   readonly accesses: RepositoryAccess[];
   /** How each Argo CD reads the release repository, when the app declares it. */
   readonly releaseRepoArgoCdCredentials?: ArgoCdCredentials;
+  /** How the Warehouse discovers artifacts (its interval, the receivers that refresh it). */
+  readonly discovery: DiscoveryPlan;
+  /** The app's own webhook receivers (its ProjectConfig's). */
+  readonly webhookReceivers: WebhookReceiver[];
+  /** The least time from a new artifact to a verified release everywhere. */
+  readonly leadTime: LeadTime;
 }

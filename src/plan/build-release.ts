@@ -1,7 +1,9 @@
 import { checkAppProps, releaseRepoOf } from './app-checks';
 import { AppRelease, PlacedWave } from './app-release';
 import { checkArgArtifacts } from './arg-artifacts';
+import { planDiscovery } from './discovery-plan';
 import { applyFreezes } from './freeze-plan';
+import { computeLeadTime, verificationTime } from './lead-time';
 import { PlatformAppProps } from './platform-app-props';
 import { ReleasePlan } from './release-plan';
 import { checkRenderInputs } from './render-inputs';
@@ -12,6 +14,7 @@ import { PlatformLabels } from '../contracts/labels';
 import { clusterVariableSource } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { webhookReceiverProblems } from '../fleet/webhook-config';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { checkFreezes } from '../pipeline/freeze-checks';
 import { describe, ProblemList } from '../util/errors';
@@ -36,6 +39,7 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
   if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
     problems.check('freezeOverride', props.freezeOverride, 'must be a FreezeOverride', "use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })");
   }
+  webhookReceiverProblems(problems, 'webhookReceivers', props.webhookReceivers ?? []);
   const before = problems.size;
   const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],
     props.stageVerification ?? {});
@@ -52,6 +56,16 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
   const { plan, owner, waves, rendered } = placed!;
 
   const exemptions = (props.exemptions ?? []).map(e => ({ ruleId: e.ruleId, justification: e.justification.trim() }));
+  const webhookReceivers = [...props.webhookReceivers ?? []];
+  const discovery = planDiscovery({
+    artifacts: props.artifacts,
+    source: props.source,
+    project: plan.project,
+    platformReceivers: props.fleet.webhookReceivers ?? [],
+    projectReceivers: webhookReceivers,
+    fallbackInterval: props.fleet.discoveryFallbackInterval,
+  });
+  const verification = new Map([...rendered].map(([stage, r]) => [stage, verificationTime(r.templates)]));
   return {
     plan,
     owner,
@@ -72,6 +86,9 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     checks: rendered,
     accesses: access.accesses,
     releaseRepoArgoCdCredentials: props.releaseRepoArgoCdCredentials,
+    discovery,
+    webhookReceivers,
+    leadTime: computeLeadTime(plan, discovery, verification),
   };
 }
 

@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import { LeadTime } from './lead-time';
 import { AppOwner } from './owner';
 import { ReleasePlan } from './release-plan';
 import { Artifact } from '../artifact/artifact';
@@ -46,6 +47,11 @@ export interface IPlatformApp extends IConstruct {
   readonly clusterResources: ClusterResource[];
   /** Platform standards rules the app is exempt from. */
   readonly exemptions: StandardsExemption[];
+  /**
+   * The least time from a new artifact to a verified release on every cluster.
+   * @default - not known: reports and the `max-lead-time` rule skip the app
+   */
+  readonly leadTime?: LeadTime;
 }
 
 const PLANNED_APP = Symbol.for('cdk8s-gitops-platform.PlatformApp');

@@ -7,6 +7,7 @@ import { RepositoryCredentials } from '../artifact/repository-credentials';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { Requirement } from '../fleet/requirement';
+import { WebhookReceiver } from '../fleet/webhook-receiver';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
 import { Verification } from '../verification/verification';
@@ -106,4 +107,10 @@ export interface PlatformAppProps {
    * @default - none: the freezes hold
    */
   readonly freezeOverride?: FreezeOverride;
+  /**
+   * Webhook receivers of the app's own (in its Kargo ProjectConfig), for repositories the
+   * platform's receivers do not cover; their Secrets live in the app's Kargo Project namespace.
+   * @default - none: the platform's receivers, or polling
+   */
+  readonly webhookReceivers?: WebhookReceiver[];
 }

@@ -1,0 +1,59 @@
+import { ApiObject, Duration } from 'cdk8s';
+import { Construct } from 'constructs';
+import { WebhookReceiver } from './webhook-receiver';
+import { duplicates } from '../util/collections';
+import { describe, ProblemList, reportValue } from '../util/errors';
+
+/**
+ * The name Kargo reads its cluster-wide configuration from: its admission webhook refuses any
+ * other (Kargo v1.11.2 pkg/api/cluster_config.go, `ClusterConfigName`;
+ * pkg/webhook/kubernetes/clusterconfig/webhook.go, `validateCreateOrUpdate`).
+ * @internal
+ */
+export const CLUSTER_CONFIG_NAME = 'cluster';
+
+/**
+ * Adds the problems of a list of receivers (each one's own, duplicate names) to `problems`.
+ * @internal
+ */
+export function webhookReceiverProblems(problems: ProblemList, field: string, receivers: WebhookReceiver[]): void {
+  receivers.forEach((r, i) => {
+    if (!(r instanceof WebhookReceiver)) {
+      problems.add(describe(`${field}[${i}]`, r, 'must be a WebhookReceiver', 'use WebhookReceiver.github({ name, secretName, repoUrls })'));
+      return;
+    }
+    reportValue(problems, `${field}[${i}]`, r);
+  });
+  const dup = duplicates(receivers.filter(r => r instanceof WebhookReceiver).map(r => r.name));
+  if (dup.length > 0) {
+    problems.add(describe(field, dup, 'repeats receiver names', 'give each receiver a unique name'));
+  }
+}
+
+/**
+ * Validates the platform's receivers and, when there are any, defines Kargo's `ClusterConfig`
+ * with them: each a name and a reference to the Secret the platform team keeps in Kargo's system
+ * resources namespace (pkg/webhook/external/config.go, `SYSTEM_RESOURCES_NAMESPACE`,
+ * `kargo-system-resources` by default). Written as plain JSON (the generated classes do not
+ * include ClusterConfig); the tests validate it against the pinned CRD.
+ * @internal
+ */
+export function defineClusterConfig(scope: Construct, problems: ProblemList, receivers: WebhookReceiver[] | undefined,
+  fallback: Duration | undefined): WebhookReceiver[] | undefined {
+  if (receivers === undefined) return undefined;
+  webhookReceiverProblems(problems, 'webhookReceivers', receivers);
+  if (fallback !== undefined) {
+    const seconds = fallback instanceof Duration ? fallback.toSeconds() : NaN;
+    problems.check('discoveryFallbackInterval', fallback instanceof Duration ? `${seconds}s` : fallback,
+      Number.isInteger(seconds) && seconds >= 60 ? undefined : 'must be a whole number of seconds, at least a minute',
+      'use e.g. Duration.hours(1): polling only catches pushes a webhook missed');
+  }
+  if (receivers.length === 0 || problems.size > 0) return [...receivers];
+  new ApiObject(scope, 'KargoClusterConfig', {
+    apiVersion: 'kargo.akuity.io/v1alpha1',
+    kind: 'ClusterConfig',
+    metadata: { name: CLUSTER_CONFIG_NAME },
+    spec: { webhookReceivers: receivers.map(r => r._toKargo()) },
+  });
+  return [...receivers];
+}
