@@ -59,12 +59,17 @@ export interface LeadTimeApproval {
   readonly promoters: string[];
 }
 
-/** One way from the Warehouse to a terminal Kargo Stage. */
+/**
+ * One way from the Warehouse to a terminal wave. A wave whose clusters several Argo CDs deploy
+ * is several Kargo Stages promoted side by side; a path names it by its first (central) one.
+ */
 export interface LeadTimePath {
-  /** The Kargo Stages in order. */
-  readonly kargoStages: string[];
-  /** The discovery wait plus every Stage's verification on the way, in seconds. */
+  /** The first Kargo Stage of each wave on the way, in order. */
+  readonly waves: string[];
+  /** The discovery wait plus the slowest verification of each wave on the way, in seconds. */
   readonly seconds: number;
+  /** Whether this is the way to the slowest terminal stage the release waits for. */
+  readonly critical: boolean;
   /** Whether the release waits for this path: false for a branch an any-of join does not wait for, or one a slower branch of an all join outlasts. */
   readonly binding: boolean;
 }
@@ -192,7 +197,6 @@ export function computeLeadTime(plan: ReleasePlan, discovery: DiscoveryPlan, ver
   const last = terminals.reduce((a, b) => (reach.get(b)!.verified > reach.get(a)!.verified ? b : a), terminals[0]);
   const criticalPath = last === undefined ? [] : chain(last);
   const bindingChains = terminals.map(chain);
-  const binding = new Set(bindingChains.map(c => c.join('>')));
   const waited = new Set(bindingChains.flat());
   const waitedWaves = waves.filter(x => waited.has(x.wave.kargoStage));
   return {
@@ -201,11 +205,7 @@ export function computeLeadTime(plan: ReleasePlan, discovery: DiscoveryPlan, ver
     criticalPath,
     contributors: contributors(criticalPath),
     stages,
-    paths: allPaths(byKargoStage, terminals).map(p => ({
-      kargoStages: p,
-      seconds: discovery.waitSeconds + p.reduce((sum, k) => sum + (byKargoStage.get(k)!.wave.controlFlow ? 0 : verification.get(k)?.seconds ?? 0), 0),
-      binding: binding.has(p.join('>')),
-    })),
+    paths: wavePaths(plan, discovery, verification, bindingChains, criticalPath),
     approvals: waitedWaves.filter(x => isGated(x.stage, x.wave)).map(({ stage, wave }) => ({
       kargoStage: wave.kargoStage, stage: stage.name, approval: stage.approval, promoters: [...stage.promoters],
     })),
@@ -219,18 +219,47 @@ function isGated(stage: StagePlan, wave: WavePlan): boolean {
   return !wave.controlFlow && (stage.gated || !stage.autoPromote);
 }
 
-/** Every way from a Stage without upstreams to each terminal Stage, at most `MAX_PATHS`. */
-function allPaths(byKargoStage: Map<string, { wave: WavePlan }>, terminals: string[]): string[][] {
-  const out: string[][] = [];
-  const walk = (k: string, rest: string[]) => {
-    if (out.length >= MAX_PATHS) return;
-    const ups = byKargoStage.get(k)?.wave.upstreams ?? [];
-    if (ups.length === 0) {
-      out.push([k, ...rest]);
-      return;
+/** A wave: the Kargo Stages of one stage and wave name, promoted side by side from the same upstreams. */
+interface WaveGroup {
+  readonly first: string;
+  readonly upstreams: Set<string>;
+  seconds: number;
+}
+
+/**
+ * Every way from the Warehouse to each terminal wave, at most `MAX_PATHS`: over waves, not Kargo
+ * Stages, or the parallel Stages of clusters with their own Argo CD multiply the ways.
+ */
+function wavePaths(plan: ReleasePlan, discovery: DiscoveryPlan, verification: Map<string, VerificationTime>, bindingChains: string[][],
+  criticalPath: string[]): LeadTimePath[] {
+  const groupOf = new Map<string, string>();
+  const groups = new Map<string, WaveGroup>();
+  for (const stage of plan.stages) {
+    for (const wave of stage.waves) {
+      const key = `${stage.name}/${wave.name}`;
+      groupOf.set(wave.kargoStage, key);
+      const g = groups.get(key) ?? { first: wave.kargoStage, upstreams: new Set<string>(), seconds: 0 };
+      wave.upstreams.forEach(up => g.upstreams.add(up));
+      g.seconds = Math.max(g.seconds, wave.controlFlow ? 0 : verification.get(wave.kargoStage)?.seconds ?? 0);
+      groups.set(key, g);
     }
-    for (const up of ups) walk(up, [k, ...rest]);
+  }
+  const asWaves = (chain: string[]) => [...new Set(chain.map(k => groupOf.get(k)!))].join('>');
+  const binding = new Set(bindingChains.map(asWaves));
+  const critical = asWaves(criticalPath);
+  const downstream = new Set([...groups.values()].flatMap(g => [...g.upstreams].map(up => groupOf.get(up)!)));
+  const out: string[][] = [];
+  const walk = (key: string, rest: string[]) => {
+    if (out.length >= MAX_PATHS) return;
+    const ups = [...new Set([...groups.get(key)!.upstreams].map(up => groupOf.get(up)!))];
+    if (ups.length === 0) out.push([key, ...rest]);
+    for (const up of ups) walk(up, [key, ...rest]);
   };
-  for (const t of terminals) walk(t, []);
-  return out;
+  for (const key of groups.keys()) if (!downstream.has(key)) walk(key, []);
+  return out.map(path => ({
+    waves: path.map(key => groups.get(key)!.first),
+    seconds: discovery.waitSeconds + path.reduce((sum, key) => sum + groups.get(key)!.seconds, 0),
+    critical: path.join('>') === critical,
+    binding: binding.has(path.join('>')),
+  }));
 }

@@ -3,6 +3,8 @@ import * as path from 'path';
 import { App, Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { controllerLoadMarkdown } from './controller-load-markdown';
+import { DeclaredReceiver, fleetLeadTimeLines, leadTimeLines, receiverLines } from './lead-time-report';
+import { PlatformApp } from '../app/platform-app';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { ClusterFleet } from '../fleet/cluster-fleet';
 import { controllerLoadOf } from '../load/controller-load';
@@ -47,15 +49,20 @@ export class PlatformReport {
       }
       lines.push('  end');
     }
+    // the critical path of the lead time in bold (==>), its Stages highlighted
+    const critical = app.leadTime?.criticalPath ?? [];
+    const arrow = (from: string | undefined, to: string) =>
+      (critical.indexOf(to) >= 0 && critical.indexOf(to) === (from === undefined ? 0 : critical.indexOf(from) + 1) ? '==>' : '-->');
     for (const wave of plan.stages.flatMap(s => s.waves)) {
       if (wave.upstreams.length === 0) {
-        lines.push(`  warehouse --> ${id(wave.kargoStage)}`);
+        lines.push(`  warehouse ${arrow(undefined, wave.kargoStage)} ${id(wave.kargoStage)}`);
       }
       const label = [wave.join === JoinKind.ANY_OF ? 'any of' : '', wave.soak ? `soak ${wave.soak}` : ''].filter(l => l !== '').join(', ');
       for (const up of wave.upstreams) {
-        lines.push(`  ${id(up)} -->${label ? `|${mermaidText(label)}|` : ''} ${id(wave.kargoStage)}`);
+        lines.push(`  ${id(up)} ${arrow(up, wave.kargoStage)}${label ? `|${mermaidText(label)}|` : ''} ${id(wave.kargoStage)}`);
       }
     }
+    if (critical.length > 0) lines.push('  classDef critical stroke-width:3px', `  class ${critical.map(id).join(',')} critical`);
     lines.push('```', '', '| Kargo Stage | gate | soak | checks | earliest | release branch | clusters |',
       '| --- | --- | --- | --- | --- | --- | --- |');
     for (const stage of plan.stages) {
@@ -71,6 +78,7 @@ export class PlatformReport {
     }
     lines.push('', 'Earliest: how long after a release Freight can reach the Stage, from the soaks on the way; promotions, '
       + 'and checks that take longer than a soak, add to it.');
+    if (app.leadTime) lines.push(...leadTimeLines(app.leadTime));
     lines.push(...freezeLines(plan));
     lines.push('', `Artifacts: ${app.artifacts.map(a => `${a.kind} ${mdCode(a.repoUrl)}`).join(', ')}.`);
     if (app.exemptions.length > 0) {
@@ -79,8 +87,11 @@ export class PlatformReport {
     return `${lines.join('\n')}\n`;
   }
 
-  /** The fleet's clusters by topology and its application controller shards, as Markdown. */
-  public static renderFleet(fleet: ClusterFleet): string {
+  /**
+   * The fleet's clusters by topology, its application controller shards, the lead time of each
+   * of `apps` (slowest first) and the webhook receivers to register upstream, as Markdown.
+   */
+  public static renderFleet(fleet: ClusterFleet, apps: IPlatformApp[] = []): string {
     const clusters = fleet.clusters;
     const own = clusters.filter(c => c.argoCd.kind === ArgoCdTopologyKind.PER_CLUSTER);
     const lines = [
@@ -99,6 +110,12 @@ export class PlatformReport {
       lines.push('', '## Clusters with their own Argo CD', '', '| cluster | Kargo shard | Argo CD namespace |', '| --- | --- | --- |',
         ...own.map(c => `| ${c.name} | ${c.kargoShard} | ${c.argoCd.namespace} |`));
     }
+    lines.push(...fleetLeadTimeLines(apps));
+    const receivers: DeclaredReceiver[] = [
+      ...(fleet.webhookReceivers ?? []).map(receiver => ({ receiver })),
+      ...apps.flatMap(a => (PlatformApp.isPlatformApp(a) ? a.webhookReceivers : []).map(receiver => ({ receiver, project: a.plan.project }))),
+    ];
+    lines.push(...receiverLines(receivers));
     return `${lines.join('\n')}\n`;
   }
 
@@ -116,12 +133,15 @@ export class PlatformReport {
    * output directory, the fleet report followed by the controller load; call it after `app.synth()`.
    */
   public static write(app: App): void {
-    for (const c of app.node.findAll()) {
+    const all = app.node.findAll();
+    const apps = all.filter(isPlannedApp);
+    for (const c of all) {
       if (isPlannedApp(c)) {
         fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
       } else if (ClusterFleet.isClusterFleet(c)) {
+        const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
         fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`),
-          `${PlatformReport.renderFleet(c)}\n${PlatformReport.renderControllerLoad(app)}`);
+          `${PlatformReport.renderFleet(c, onFleet)}\n${PlatformReport.renderControllerLoad(app)}`);
       }
     }
   }

@@ -58,7 +58,7 @@ describe('computeLeadTime', () => {
     const lt = computeLeadTime(p, POLLING, minutes({ 'dev': 30, 'prod-w1': 120, 'prod-w2': 120, 'prod-w3': 4 }));
     expect(lt.seconds).toBe((5 + 30 + 120 + 120 + 4) * 60);
     expect(lt.criticalPath).toEqual(['dev', 'prod-w1', 'prod-w2', 'prod-w3']);
-    expect(lt.paths).toEqual([{ kargoStages: ['dev', 'prod-w1', 'prod-w2', 'prod-w3'], seconds: lt.seconds, binding: true }]);
+    expect(lt.paths).toEqual([{ waves: ['dev', 'prod-w1', 'prod-w2', 'prod-w3'], seconds: lt.seconds, critical: true, binding: true }]);
     expect(lt.stages.map(s => [s.stage, s.seconds / 60])).toEqual([['dev', 35], ['prod', 279]]);
     expect(lt.contributors[0]).toEqual({ what: 'prod-w1: check-prod-w1', seconds: 7200 });
     expect(lt.contributors.map(c => c.what)).toContain('discovery: polling every 5m0s');
@@ -81,18 +81,18 @@ describe('computeLeadTime', () => {
     const lt = computeLeadTime(p, WEBHOOK, minutes({ 'staging': 10, 'prod-eu': 50, 'prod-us': 20 }));
     expect(lt.seconds).toBe(60 * 60);
     expect(lt.criticalPath).toEqual(['staging', 'prod-eu']);
-    expect(lt.paths.map(x => [x.kargoStages.join('>'), x.seconds / 60, x.binding])).toEqual([['staging>prod-eu', 60, true], ['staging>prod-us', 30, true]]);
+    expect(lt.paths.map(x => [x.waves.join('>'), x.seconds / 60, x.critical, x.binding])).toEqual([['staging>prod-eu', 60, true, true], ['staging>prod-us', 30, false, true]]);
   });
 
   test('an all join waits for the slowest branch', () => {
     const p = plan([
-      stage('dev', [wave('a', [], { branch: 'a' }), wave('b', [], { branch: 'b' })]),
+      stage('dev', [wave('a', [], { branch: 'a', name: 'a' }), wave('b', [], { branch: 'b', name: 'b' })]),
       stage('prod', [wave('prod', ['a', 'b'], { join: JoinKind.ALL })]),
     ]);
     const lt = computeLeadTime(p, POLLING, minutes({ a: 10, b: 40, prod: 5 }));
     expect(lt.seconds).toBe((5 + 40 + 5) * 60);
     expect(lt.criticalPath).toEqual(['b', 'prod']);
-    expect(lt.paths.map(x => [x.kargoStages.join('>'), x.binding])).toEqual([['a>prod', false], ['b>prod', true]]);
+    expect(lt.paths.map(x => [x.waves.join('>'), x.binding])).toEqual([['a>prod', false], ['b>prod', true]]);
   });
 
   test('an any-of join takes the fastest branch, through a control-flow Stage that verifies at once', () => {
@@ -105,8 +105,8 @@ describe('computeLeadTime', () => {
     const lt = computeLeadTime(p, WEBHOOK, minutes({ 'ab-a': 60, 'ab-b': 15, 'gate': 99, 'prod': 5 }));
     expect(lt.seconds).toBe((15 + 5) * 60);
     expect(lt.criticalPath).toEqual(['ab-b', 'gate', 'prod']);
-    expect(lt.paths.find(x => x.kargoStages[0] === 'ab-a')?.binding).toBe(false);
-    expect(lt.paths.find(x => x.kargoStages[0] === 'ab-a')?.seconds).toBe((60 + 5) * 60);
+    expect(lt.paths.find(x => x.waves[0] === 'ab-a')?.binding).toBe(false);
+    expect(lt.paths.find(x => x.waves[0] === 'ab-a')?.seconds).toBe((60 + 5) * 60);
   });
 
   test('approvals are counted and named, not estimated; a skipped any-of branch asks nobody', () => {
@@ -141,9 +141,11 @@ describe('computeLeadTime', () => {
   test('parallel Kargo Stages of one wave (clusters with their own Argo CD): the stage waits for the slower', () => {
     const p = plan([
       stage('dev', [wave('dev', [])]),
-      stage('prod', [wave('prod', ['dev']), wave('prod-own', ['dev'], { argoCd: ArgoCdTopologyKind.PER_CLUSTER, kargoShard: 'own' })]),
+      stage('prod', [wave('prod', ['dev']), wave('prod-own', ['dev'], { name: 'prod', argoCd: ArgoCdTopologyKind.PER_CLUSTER, kargoShard: 'own' })]),
     ]);
     const lt = computeLeadTime(p, WEBHOOK, minutes({ 'dev': 5, 'prod': 10, 'prod-own': 30 }));
     expect(lt.stages.find(s => s.stage === 'prod')).toMatchObject({ seconds: 35 * 60, criticalPath: ['dev', 'prod-own'] });
+    // one wave, one path: named by its first Kargo Stage, as long as its slowest one
+    expect(lt.paths).toEqual([{ waves: ['dev', 'prod'], seconds: 35 * 60, critical: true, binding: true }]);
   });
 });
