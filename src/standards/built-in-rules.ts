@@ -1,3 +1,4 @@
+import { maxLeadTimeRule, MaxLeadTimeOptions } from './lead-time-rule';
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { IPlatformApp } from '../plan/planned-app';
 import { applicationsByCluster, hasOwnNamespace } from '../plan/release-plan';
@@ -109,6 +110,15 @@ export class StandardsRules {
       }
       return problems;
     });
+  }
+
+  /**
+   * `max-lead-time`: the least time from a new artifact to a verified release (the plan's lead
+   * time: discovery, checks, soaks; approvals counted, not estimated) within limits for the
+   * whole app, for production stages, or per stage.
+   */
+  public static maxLeadTime(options: MaxLeadTimeOptions): IStandardsRule {
+    return maxLeadTimeRule(options);
   }
 
   /** `cluster-scoped-resources`: apps do not manage cluster-scoped resources unless they are exempt. */
