@@ -3,7 +3,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
   Approval, CloudProvider, ClusterFleet, ClusterSelector, DeployFreeze, FanOut, FreezeSchedule, Join, PlatformStandards, PromotionPipeline, Tier,
-  Verification, Waves,
+  Verification, Waves, WebhookReceiver,
 } from '../src';
 
 /**
@@ -50,6 +50,12 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
       caBundle: { configMapName: 'acme-internal-ca', key: 'ca.crt' },
       imageRegistry: 'harbor.acme.internal/dockerhub',
     },
+    // pushes refresh the Warehouses at once (Kargo's ClusterConfig); the platform team keeps the
+    // two Secrets in kargo-system-resources and registers the receivers' URLs (fleet.fleet.md)
+    webhookReceivers: [
+      WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github-acme', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] }),
+      WebhookReceiver.harbor({ name: 'harbor-acme', secretName: 'kargo-webhook-harbor-acme', repoUrls: ['registry.acme.example/'] }),
+    ],
   });
 
   // every app promoted to production on the standard pipeline passes the platform's smoke test

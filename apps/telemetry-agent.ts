@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
-import { Artifact, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, Versioning } from '../src';
+import { Artifact, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, Versioning, WebhookReceiver } from '../src';
 
 /**
  * The observability team's node agent: on every cluster, from an upstream chart in an HTTPS chart
@@ -15,6 +15,11 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, 
     artifacts: [
       Artifact.image('ghcr.io/acme/telemetry-agent', { versioning: Versioning.semver('~1.8.0') }),
       Artifact.helmChart('https://charts.acme.example/stable', { name: 'telemetry-agent', semver: '>=3.1.0, <4.0.0' }),
+    ],
+    // the team's own chart repository (Artifactory) announces new charts to a receiver of the
+    // team's Kargo Project; its Secret lives in the telemetry-agent namespace
+    webhookReceivers: [
+      WebhookReceiver.artifactory({ name: 'charts-acme', secretName: 'kargo-webhook-artifactory', repoUrls: ['https://charts.acme.example/'] }),
     ],
     source: ManifestSource.helm({
       repoUrl: 'https://github.com/acme/telemetry-deploy.git',

@@ -59,7 +59,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
       name: plan.app,
       namespace,
       labels: appLabels,
-      // a receiver finds the Warehouse by its subscribed repository URLs; this only tells readers why it polls slowly
+      // a receiver finds the Warehouse by its subscribed repository URLs; this only tells readers which ones do
       annotations: release.discovery.receivers.length > 0 ? { [PlatformLabels.WEBHOOK_RECEIVERS]: release.discovery.receivers.join(',') } : undefined,
     },
     spec: {
