@@ -47,6 +47,7 @@ export function summaryOf(app: AppChange): string {
     else if (s.waveCount.before !== s.waveCount.after) parts.push(`${stage} ${s.waveCount.before} → ${plural(s.waveCount.after, 'wave')}`);
     if (s.gates) parts.push(`${stage} gate ${before(s.gates)}`);
   }
+  if (app.leadTime) parts.push(`lead time ${mdText(app.leadTime.before)} → ${mdText(app.leadTime.after)}`);
   if (app.clustersAdded.length) parts.push(`+${plural(app.clustersAdded.length, 'cluster')}`);
   if (app.clustersRemoved.length) parts.push(`−${plural(app.clustersRemoved.length, 'cluster')}`);
   if (movedClusters(app).length) parts.push('clusters moved between waves');

@@ -66,6 +66,8 @@ export interface AppChange {
   readonly productionObjects: ObjectChanges;
   /** What the central Argo CD's ApplicationSet controller does with the change. */
   readonly argoCd: ArgoCdTransition;
+  /** The lead time before and after, when the change alters it (`unknown` where a side records none). */
+  readonly leadTime?: Before<string>;
 }
 
 /** What changed in the fleet (cluster Secrets and `fleet*.k8s.yaml`). */
@@ -175,6 +177,8 @@ function diffApp(app: string, before: AppModel | undefined, after: AppModel | un
       removed: objects.removed.filter(isProduction),
     },
     argoCd,
+    leadTime: before && after && before.leadTime !== after.leadTime
+      ? { before: before.leadTime ?? 'unknown', after: after.leadTime ?? 'unknown' } : undefined,
   };
 }
 

@@ -16,6 +16,8 @@ export interface AppModel {
   readonly artifacts: ArtifactModel[];
   /** Every cluster the app deploys to, sorted. */
   readonly clusters: string[];
+  /** The lead time the Kargo Project records (`gitops-platform.io/lead-time`), if it records one. */
+  readonly leadTime?: string;
 }
 
 /** A pipeline stage (the `gitops-platform.io/pipeline-stage` label of its Kargo Stages). */
@@ -142,7 +144,13 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
     stages: stageModels,
     artifacts,
     clusters: uniqueSorted(stageModels.flatMap((s) => s.waves.flatMap((w) => w.clusters))),
+    leadTime: leadTimeOf(objects),
   };
+}
+
+function leadTimeOf(objects: ManifestObject[]): string | undefined {
+  const value = objects.find((x) => isKargo(x, 'Project'))?.obj.metadata?.annotations?.[PlatformLabels.LEAD_TIME];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The Kargo Stages a ProjectConfig auto-promotes into. */

@@ -53,5 +53,11 @@ export class PlatformLabels {
    */
   public static readonly WEBHOOK_RECEIVERS = 'gitops-platform.io/webhook-receivers';
 
+  /**
+   * Annotation on a Kargo Project: the app's lead time (Go duration), the least time from a new
+   * artifact to a verified release on every cluster, so `plan --base` can show a change to it.
+   */
+  public static readonly LEAD_TIME = 'gitops-platform.io/lead-time';
+
   private constructor() {}
 }

@@ -153,7 +153,7 @@ export class WebhookReceiver {
     return { name: this.name, [this.kind]: { secretRef: { name: this.secretName } } };
   }
 
-  /** @internal */
+  /** The receiver's kind and name, for messages. */
   public toString(): string {
     return `${this.kind} receiver ${show(this.name)}`;
   }

@@ -1,4 +1,4 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PromotionContext, RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './promotion-steps';
 import { warehouseSubscriptions } from './subscriptions';
@@ -11,6 +11,7 @@ import { JoinKind } from '../pipeline/join';
 import { AppRelease, PlacedWave } from '../plan/app-release';
 import { hasOwnNamespace, WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
+import { toGoDuration } from '../util/duration';
 
 /**
  * Defines the Kargo side of one app's release plan: its own Project (an independent promotion
@@ -37,7 +38,12 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
       name: plan.project,
       labels: appLabels,
       // the project namespace must exist before Argo CD applies the objects inside it
-      annotations: { 'argocd.argoproj.io/sync-wave': '-1', 'kargo.akuity.io/description': description, ...annotations },
+      annotations: {
+        'argocd.argoproj.io/sync-wave': '-1',
+        'kargo.akuity.io/description': description,
+        [PlatformLabels.LEAD_TIME]: release.leadTime.seconds === 0 ? '0s' : toGoDuration(Duration.seconds(Math.round(release.leadTime.seconds))),
+        ...annotations,
+      },
     },
   });
 

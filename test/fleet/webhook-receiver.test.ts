@@ -36,8 +36,8 @@ describe('webhook receivers', () => {
     expect(warehouse.spec.interval).toBe('2h');
     expect(warehouse.metadata.annotations['gitops-platform.io/webhook-receivers']).toBe('github-acme');
     expect(find(Testing.synth(before), 'Warehouse', 'api').spec.interval).toBe('5m0s');
-    expect(before.leadTime.seconds - after.leadTime.seconds).toBe(300);
-    expect(after.leadTime.discovery).toMatchObject({ mode: 'webhook', receivers: ['github-acme'], polled: [] });
+    expect(before.leadTime!.seconds - after.leadTime!.seconds).toBe(300);
+    expect(after.leadTime!.discovery).toMatchObject({ mode: 'webhook', receivers: ['github-acme'], polled: [] });
     expect(formatIssues(ManifestValidator.load().validateObjects(Testing.synth(after)))).toBe('');
   });
 
@@ -47,7 +47,7 @@ describe('webhook receivers', () => {
       artifacts: [Artifact.image('quay.io/other/api', { versioning: Versioning.semver('^1.0.0') })],
     }));
     expect(find(Testing.synth(app), 'Warehouse', 'api').spec.interval).toBe('5m0s');
-    expect(app.leadTime.discovery).toMatchObject({ mode: 'polling', receivers: ['github-acme'], polled: ['quay.io/other/api'] });
+    expect(app.leadTime!.discovery).toMatchObject({ mode: 'polling', receivers: ['github-acme'], polled: ['quay.io/other/api'] });
   });
 
   test('an app\'s own receiver goes into its ProjectConfig and covers what the platform\'s do not', () => {
@@ -60,7 +60,7 @@ describe('webhook receivers', () => {
     const objects = Testing.synth(app);
     expect(find(objects, 'ProjectConfig', 'api').spec.webhookReceivers).toEqual([{ name: 'quay-other', quay: { secretRef: { name: 'quay-webhook' } } }]);
     expect(find(objects, 'Warehouse', 'api').spec.interval).toBe('1h');
-    expect(app.leadTime.discovery.receivers).toEqual(['api/quay-other', 'github-acme']);
+    expect(app.leadTime!.discovery.receivers).toEqual(['api/quay-other', 'github-acme']);
     expect(formatIssues(ManifestValidator.load().validateObjects(objects))).toBe('');
   });
 

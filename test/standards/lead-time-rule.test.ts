@@ -14,13 +14,13 @@ function review(options: Parameters<typeof StandardsRules.maxLeadTime>[0]) {
 describe('StandardsRules.maxLeadTime', () => {
   test('an app within every limit passes', () => {
     const { app, violations } = review({ limit: Duration.hours(2), production: Duration.hours(2), stages: { dev: Duration.minutes(10) } });
-    expect(app.leadTime.seconds).toBeLessThanOrEqual(2 * 3600);
+    expect(app.leadTime!.seconds).toBeLessThanOrEqual(2 * 3600);
     expect(violations).toEqual([]);
   });
 
   test('fails if the lead time is longer than the limit, naming the biggest contributors', () => {
     const { app, violations } = review({ limit: Duration.minutes(40) });
-    expect(app.leadTime.seconds).toBe(5 * 60 + 30 * 60 + 30 * 60);
+    expect(app.leadTime!.seconds).toBe(5 * 60 + 30 * 60 + 30 * 60);
     expect(violations.map(v => v.message)).toEqual([
       'lead time is longer than the limit of 40m (biggest contributors: staging: soak 30m, prod-canary: soak 30m, discovery: polling every 5m0s 5m), '
         + 'got "1h5m"; shorten the soaks or checks on the critical path, declare webhook receivers for the polled repositories, or exempt the app with the reason',
