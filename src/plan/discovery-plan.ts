@@ -54,7 +54,13 @@ export function planDiscovery(input: DiscoveryInput): DiscoveryPlan {
     else polled.push(repo);
   }
   if (polled.length > 0 || repos.length === 0) {
-    return { mode: DiscoveryMode.POLLING, interval: POLL_INTERVAL, waitSeconds: parseGoDuration(POLL_INTERVAL) / 1000, receivers: [...receivers].sort(), polled: [...new Set(polled)] };
+    return {
+      mode: DiscoveryMode.POLLING,
+      interval: POLL_INTERVAL,
+      waitSeconds: parseGoDuration(POLL_INTERVAL) / 1000,
+      receivers: [...receivers].sort(),
+      polled: [...new Set(polled)],
+    };
   }
   const fallback = input.fallbackInterval ?? DEFAULT_FALLBACK_INTERVAL;
   return { mode: DiscoveryMode.WEBHOOK, interval: toGoDuration(fallback), waitSeconds: 0, receivers: [...receivers].sort(), polled: [] };

@@ -12,15 +12,33 @@ const WEBHOOK: DiscoveryPlan = { mode: DiscoveryMode.WEBHOOK, interval: '1h', wa
 
 function wave(kargoStage: string, upstreams: string[], extra: Partial<WavePlan> = {}): WavePlan {
   return {
-    name: kargoStage, kargoStage, upstreams, earliestSeconds: 0, clusters: [`${kargoStage}-c1`], applications: [`app-${kargoStage}-c1`],
-    argoCd: ArgoCdTopologyKind.CENTRAL, argoCdNamespace: 'argocd', ...extra,
+    name: kargoStage,
+    kargoStage,
+    upstreams,
+    earliestSeconds: 0,
+    clusters: [`${kargoStage}-c1`],
+    applications: [`app-${kargoStage}-c1`],
+    argoCd: ArgoCdTopologyKind.CENTRAL,
+    argoCdNamespace: 'argocd',
+    ...extra,
   };
 }
 
 function stage(name: string, waves: WavePlan[], extra: Partial<StagePlan> = {}): StagePlan {
   return {
-    name, production: false, approval: ApprovalKind.AUTOMATIC, gated: false, autoPromote: true, promoters: ['team'], pullRequestLabels: [],
-    verification: [], namespace: 'app', waves, freezes: [], syncTimeout: '30m', ...extra,
+    name,
+    production: false,
+    approval: ApprovalKind.AUTOMATIC,
+    gated: false,
+    autoPromote: true,
+    promoters: ['team'],
+    pullRequestLabels: [],
+    verification: [],
+    namespace: 'app',
+    waves,
+    freezes: [],
+    syncTimeout: '30m',
+    ...extra,
   };
 }
 
@@ -117,7 +135,7 @@ describe('computeLeadTime', () => {
       stage('gate', [wave('gate', ['qa', 'slow'], { join: JoinKind.ANY_OF, controlFlow: true, clusters: [] })], { controlFlow: true }),
       stage('prod', [wave('prod-w1', ['gate']), wave('prod-w2', ['prod-w1'])], { approval: ApprovalKind.PULL_REQUEST, gated: true, promoters: ['sre'] }),
     ]);
-    const lt = computeLeadTime(p, POLLING, minutes({ dev: 10, qa: 20, slow: 90, 'prod-w1': 60, 'prod-w2': 5 }));
+    const lt = computeLeadTime(p, POLLING, minutes({ 'dev': 10, 'qa': 20, 'slow': 90, 'prod-w1': 60, 'prod-w2': 5 }));
     expect(lt.seconds).toBe((5 + 10 + 20 + 60 + 5) * 60);
     expect(lt.approvals).toEqual([
       { kargoStage: 'qa', stage: 'qa', approval: ApprovalKind.AUTOMATIC, promoters: ['team'] },
