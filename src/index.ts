@@ -37,7 +37,7 @@ export type {
 export * from './standards/standards-rule';
 export type { ControllerLoadLimits } from './standards/controller-load-limits';
 export * from './standards/built-in-rules';
-export * from './standards/lead-time-rule';
+export type { MaxLeadTimeOptions } from './standards/lead-time-rule';
 export * from './standards/platform-standards';
 export * from './report/platform-report';
 export * from './synth-app/platform-synth-app';

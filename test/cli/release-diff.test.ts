@@ -1,7 +1,9 @@
+import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { PlatformLabels } from '../../src';
+import { ClusterFleet, PlatformApp, PlatformLabels, WebhookReceiver } from '../../src';
 import { argoCdTransition, diffTrees, ManifestSet, readModels, renderPlan, summaryOf } from '../../src/cli';
 import { API, AppSpec, ARGO, CLUSTERS, fleet, prod, range, tree, WEB, withProdWaves } from '../support/cli-fixtures';
+import { appProps, SMALL_FLEET, standardPipeline } from '../support/fixtures';
 
 describe('diff', () => {
   test('identical trees: every app unaffected', () => {
@@ -132,4 +134,32 @@ test('fleet: the fields of changed cluster Secrets', () => {
   expect(change.fleet?.clusterFieldChanges).toEqual({ 'prod-1': ['/metadata/labels/ring: (none) → "broad"', '/stringData/shard: (redacted)'] });
   expect(renderPlan(change, [], 'main')).toContain('- **fleet: 1 cluster changed**');
   expect(renderPlan(change, [], 'main')).toContain('- cluster `prod-1` changed: /metadata/labels/ring: (none) → "broad", /stringData/shard: (redacted)');
+});
+
+/** The objects of one app synthesized on a fleet with or without a GitHub receiver, as `plan` reads a directory. */
+function appTree(receivers: WebhookReceiver[] | undefined): ManifestSet {
+  const app = Testing.app();
+  const fleet = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET, webhookReceivers: receivers });
+  const api = new PlatformApp(app, 'api', appProps({ app, fleet, pipeline: standardPipeline(app) }));
+  return ManifestSet.fromObjects(Testing.synth(api).map(obj => ({ file: 'api.k8s.yaml', obj })));
+}
+
+describe('plan --base and the lead time', () => {
+  const GITHUB = WebhookReceiver.github({ name: 'github', secretName: 'gh', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] });
+
+  test('a change that alters the lead time shows it before and after', () => {
+    const [api] = diffTrees(appTree(undefined), appTree([GITHUB])).apps;
+    // the fixtures' app: 5m polling, then a 30m soak in staging and one in prod-canary
+    expect(api.leadTime).toEqual({ before: '1h5m', after: '1h' });
+    expect(summaryOf(api)).toContain('lead time 1h5m → 1h');
+    expect(renderPlan(diffTrees(appTree(undefined), appTree([GITHUB])), [], 'main')).toContain('lead time 1h5m → 1h');
+  });
+
+  test('a change that leaves the lead time alone does not mention it', () => {
+    const before = appTree(undefined);
+    expect(diffTrees(before, before).apps).toEqual([]);
+    const other = WebhookReceiver.gitlab({ name: 'gitlab', secretName: 'gl', repoUrls: ['https://gitlab.com/other/'] });
+    const change = diffTrees(appTree([GITHUB]), appTree([GITHUB, other]));
+    expect(change.apps.every(a => a.leadTime === undefined)).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { PlatformApp, PlatformStandards, StandardsRules } from '../../src';
-import { appProps, world } from '../fixtures';
+import { appProps, world } from '../support/fixtures';
 
 // the fixtures' standard pipeline: dev, staging, then prod in canary and broad waves after a 30m soak each
 function review(options: Parameters<typeof StandardsRules.maxLeadTime>[0]) {
