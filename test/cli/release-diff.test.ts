@@ -139,8 +139,8 @@ test('fleet: the fields of changed cluster Secrets', () => {
 /** The objects of one app synthesized on a fleet with or without a GitHub receiver, as `plan` reads a directory. */
 function appTree(receivers: WebhookReceiver[] | undefined): ManifestSet {
   const app = Testing.app();
-  const fleet = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET, webhookReceivers: receivers });
-  const api = new PlatformApp(app, 'api', appProps({ app, fleet, pipeline: standardPipeline(app) }));
+  const receiving = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET, webhookReceivers: receivers });
+  const api = new PlatformApp(app, 'api', appProps({ app, fleet: receiving, pipeline: standardPipeline(app) }));
   return ManifestSet.fromObjects(Testing.synth(api).map(obj => ({ file: 'api.k8s.yaml', obj })));
 }
 
