@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { applicationsByCluster, ReleasePlan } from '../plan/release-plan';
-import { ProblemList, show } from '../util/errors';
+import { describe, ProblemList, show, within } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
 /**
@@ -14,7 +14,7 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   const owner = `${subject} (construct ${scope.node.path})`;
   const sameApp = claimName(scope, 'app', plan.app, owner);
   if (sameApp) {
-    throw new Error(`${subject}: appName ${show(plan.app)} is already used by ${sameApp}; give every app a unique name`);
+    throw new Error(within(subject, describe('appName', plan.app, `is already used by ${sameApp}`, 'give every app a unique name')));
   }
   const problems = new ProblemList(subject);
   const claims: Array<[string, string, string]> = [];
@@ -30,7 +30,7 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
   for (const c of [...new Set(perCluster)]) claims.push([OUTPUT_CHART, perClusterChartId(plan.app, c), `${subject} for its cluster ${show(c)}`]);
   for (const [kind, name, claimant] of claims) {
     const holder = claimName(scope, kind, name, claimant);
-    if (holder) problems.add(`${kind} name ${show(name)} is already used by ${holder}; give the apps distinct names`);
+    if (holder) problems.add(describe(`${kind} name`, name, `is already used by ${holder}`, 'give the apps distinct names'));
   }
   problems.throwIfAny();
 }

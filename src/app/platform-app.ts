@@ -13,6 +13,7 @@ import { ClusterResource, IPlatformApp, isPlannedApp, markPlannedApp, StandardsE
 import { PlatformAppProps } from '../plan/platform-app-props';
 import { ReleasePlan } from '../plan/release-plan';
 import { emitApp } from '../synth/emit-app';
+import { describe } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
 
 /**
@@ -95,9 +96,11 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.node.addValidation({
       validate: () => [
         ...fleet.clusters.length === plannedClusters ? []
-          : [`fleet '${fleet.fleetName}' changed after ${subject} was planned; define every cluster before the apps`],
+          : [describe(`fleet '${fleet.fleetName}' clusters`, fleet.clusters.length, `changed after ${subject} was planned with ${plannedClusters}`,
+            'define every cluster before the apps')],
         ...pipeline.stages.length === plannedStages ? []
-          : [`pipeline '${pipeline.pipelineName}' changed after ${subject} was planned; add every stage before the apps`],
+          : [describe(`pipeline '${pipeline.pipelineName}' stages`, pipeline.stages.length, `changed after ${subject} was planned with ${plannedStages}`,
+            'add every stage before the apps')],
       ],
     });
   }

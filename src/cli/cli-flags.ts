@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { UsageError } from './synth-tree';
+import { describe } from '../util/errors';
 
 /** One option of a command: `--name <value>`, or a switch when `value` is absent. */
 export interface FlagSpec {
@@ -133,14 +134,16 @@ export function parseFlags(args: string[], command: CommandSpec): Flags {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
     const spec = command.flags.find((f) => f.name === name);
-    if (!spec) throw new UsageError(`unknown option --${name} for ${command.name}; \`cdk8s-gitops-platform ${command.name} --help\` lists them`);
+    if (!spec) {
+      throw new UsageError(describe(`${command.name} option`, `--${name}`, 'is unknown', `\`cdk8s-gitops-platform ${command.name} --help\` lists them`));
+    }
     if (!spec.value) {
-      if (inline !== undefined) throw new UsageError(`--${name} takes no value, got "${inline}"`);
+      if (inline !== undefined) throw new UsageError(describe(`--${name}`, inline, 'takes no value', `write --${name} alone`));
       switches.add(name);
       continue;
     }
     const value = inline ?? args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value (<${spec.value}>)`);
+    if (value === undefined) throw new UsageError(describe(`--${name}`, undefined, 'needs a value', `write --${name} <${spec.value}>`));
     values[name] = values[name] === undefined ? value : `${values[name]},${value}`;
   }
   return { values, switches, positional };
@@ -151,7 +154,7 @@ export function countFlag(flags: Flags, name: string, fallback: number): number 
   const raw = flags.values[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || raw.trim() === '') throw new UsageError(`--${name} must be a whole number >= 0, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0 || raw.trim() === '') throw new UsageError(describe(`--${name}`, raw, 'must be a whole number >= 0', `write e.g. --${name} 3`));
   return n;
 }
 

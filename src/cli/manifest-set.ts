@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as YAML from 'yaml';
 import { PlatformLabels } from '../contracts/labels';
 import { listYamlFiles } from '../testkit/yaml-files';
+import { describe } from '../util/errors';
 
 /** The name under which the fleet's objects (cluster Secrets and `fleet*.k8s.yaml`) are grouped. */
 export const FLEET_GROUP = 'fleet';
@@ -39,11 +40,11 @@ export class ManifestSet {
       const rel = path.relative(dir, file).split(path.sep).join('/');
       for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
         if (doc.errors.length > 0) {
-          throw new Error(`${rel} does not parse: ${doc.errors[0].message.split('\n')[0]}`);
+          throw new Error(describe(rel, doc.errors[0].message.split('\n')[0], 'does not parse as YAML', 'fix the YAML there'));
         }
         const obj = doc.toJS();
         if (obj !== null && typeof obj === 'object') {
-          objects.push(describe(rel, obj));
+          objects.push(manifestObject(rel, obj));
         }
       }
     }
@@ -52,7 +53,7 @@ export class ManifestSet {
 
   /** Builds a set from objects already in memory (tests, other tools). */
   public static fromObjects(objects: Array<{ file: string; obj: any }>): ManifestSet {
-    return new ManifestSet(objects.map(({ file, obj }) => describe(file, obj)));
+    return new ManifestSet(objects.map(({ file, obj }) => manifestObject(file, obj)));
   }
 
   private constructor(public readonly objects: ManifestObject[]) {}
@@ -68,7 +69,7 @@ export class ManifestSet {
   }
 }
 
-function describe(file: string, obj: any): ManifestObject {
+function manifestObject(file: string, obj: any): ManifestObject {
   const base = path.posix.basename(file).replace(/\.ya?ml$/, '').replace(/\.k8s$/, '');
   const [stem, cluster = ''] = base.split('--');
   const labels = obj?.metadata?.labels ?? {};

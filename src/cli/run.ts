@@ -12,6 +12,7 @@ import { ModelOptions } from './release-model';
 import { riskFlags, RiskOptions } from './risk-flags';
 import { defaultBase, hasCommit, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
 import { validate } from './validate-command';
+import { describe, show, within } from '../util/errors';
 
 export { DIRECTORY_CHECKS } from './validate-command';
 export { USAGE } from './cli-flags';
@@ -71,7 +72,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stdout(`${USAGE}\n`);
       return command === undefined ? EXIT_USAGE : EXIT_OK;
     }
-    throw new UsageError(`unknown command "${command}"; \`cdk8s-gitops-platform --help\` lists the commands`);
+    throw new UsageError(describe('command', command, 'is unknown', '`cdk8s-gitops-platform --help` lists the commands'));
   } catch (e) {
     // a UsageError is meant for the user; anything else is a bug, but the user still gets one line
     io.stderr(`error: ${(e as Error).message ?? String(e)}\n`);
@@ -92,16 +93,19 @@ interface PlanConfig extends ModelOptions {
 function readConfig(io: CliIo, file: string | undefined): PlanConfig {
   const configFile = file ? path.resolve(io.cwd, file) : path.join(io.cwd, DEFAULT_CONFIG);
   if (!fs.existsSync(configFile)) {
-    if (file) throw new UsageError(`config file ${configFile} does not exist`);
+    if (file) throw new UsageError(describe('config file', configFile, 'does not exist', 'create it or pass another --config'));
     return {};
   }
+  let config: unknown;
   try {
-    const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('not a JSON object');
-    return config;
+    config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
   } catch (e) {
-    throw new UsageError(`config file ${configFile} is not valid: ${(e as Error).message}`);
+    throw new UsageError(within(`config file ${show(configFile)}`, describe('content', (e as Error).message, 'is not valid JSON', 'fix the JSON')));
   }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new UsageError(within(`config file ${show(configFile)}`, describe('content', config, 'must be a JSON object', 'write { "changeRules": { ... } }')));
+  }
+  return config;
 }
 
 /** The rules, the time and the model options of a plan, from the config file and the flags. */
@@ -121,10 +125,11 @@ function planSettings(flags: Flags, io: CliIo): { rules: ChangeRule[]; now: Date
     throw new UsageError((e as Error).message);
   }
   const now = values.now === undefined ? new Date() : new Date(values.now);
-  if (Number.isNaN(now.getTime())) throw new UsageError(`--now "${values.now}" is not an ISO time such as 2026-12-24T10:00:00Z`);
+  if (Number.isNaN(now.getTime())) throw new UsageError(describe('--now', values.now, 'is not an ISO time', 'use e.g. 2026-12-24T10:00:00Z'));
   const policy = config.applicationSetPolicy;
   if (policy !== undefined && !APPLICATIONS_SYNC_POLICIES.includes(policy)) {
-    throw new UsageError(`config applicationSetPolicy "${String(policy)}" is not an ApplicationSet controller policy (${APPLICATIONS_SYNC_POLICIES.join(', ')})`);
+    throw new UsageError(describe('config applicationSetPolicy', policy, 'is not an ApplicationSet controller policy',
+      `use one of ${APPLICATIONS_SYNC_POLICIES.map(p => show(p)).join(', ')}`));
   }
   const risks: RiskOptions = {
     maxClusters: countFlag(flags, 'risk-clusters', config.risks?.maxClusters ?? 10),
@@ -136,8 +141,8 @@ function planSettings(flags: Flags, io: CliIo): { rules: ChangeRule[]; now: Date
 
 async function plan(flags: Flags, io: CliIo): Promise<number> {
   const { values, switches } = flags;
-  if (flags.positional.length) throw new UsageError(`plan takes no arguments, got "${flags.positional.join(' ')}"`);
-  if (switches.has('json') && switches.has('comment')) throw new UsageError('--json and --comment are two outputs: choose one');
+  if (flags.positional.length) throw new UsageError(describe('plan', flags.positional.join(' '), 'takes no arguments', '`cdk8s-gitops-platform plan --help` lists its options'));
+  if (switches.has('json') && switches.has('comment')) throw new UsageError(describe('--json and --comment', 'both', 'are two outputs', 'choose one', String));
   const { rules, now, options, risks: riskOptions } = planSettings(flags, io);
 
   const render = (base: ManifestSet, head: ManifestSet, label: string, note?: string): number => {
@@ -155,10 +160,13 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   };
 
   if (values['base-dir'] !== undefined || values['head-dir'] !== undefined) {
-    if (values['base-dir'] === undefined || values['head-dir'] === undefined) throw new UsageError('--base-dir and --head-dir go together');
-    if (values.base !== undefined) throw new UsageError('--base cannot be combined with --base-dir/--head-dir');
+    if (values['base-dir'] === undefined || values['head-dir'] === undefined) {
+      throw new UsageError(describe('--base-dir and --head-dir', values['base-dir'] === undefined ? 'only --head-dir' : 'only --base-dir', 'go together',
+        'pass both', String));
+    }
+    if (values.base !== undefined) throw new UsageError(describe('--base', values.base, 'cannot be combined with --base-dir/--head-dir', 'drop one of them'));
     const [baseDir, headDir] = [path.resolve(io.cwd, values['base-dir']), path.resolve(io.cwd, values['head-dir'])];
-    for (const dir of [baseDir, headDir]) if (!fs.existsSync(dir)) throw new UsageError(`${dir} does not exist`);
+    for (const dir of [baseDir, headDir]) if (!fs.existsSync(dir)) throw new UsageError(describe('directory', dir, 'does not exist', 'pass existing directories to --base-dir and --head-dir'));
     return render(loadSet(baseDir), loadSet(headDir), values['base-dir']);
   }
 

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
+import { describe } from '../util/errors';
 
 /**
  * An error meant for the user: the CLI prints its message and exits 2, without a stack trace.
@@ -13,8 +14,11 @@ export class UsageError extends Error {}
 /** Runs git; returns stdout, throws a `UsageError` with git's message on failure. */
 export function git(cwd: string, args: string[]): string {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.error) throw new UsageError(`git ${args.join(' ')} failed: ${result.error.message}`);
-  if (result.status !== 0) throw new UsageError(`git ${args.join(' ')} failed: ${result.stderr.trim().split('\n').pop()}`);
+  if (result.error) throw new UsageError(describe(`git ${args.join(' ')}`, result.error.message, 'failed', 'check that git is installed and on the PATH'));
+  if (result.status !== 0) {
+    throw new UsageError(describe(`git ${args.join(' ')}`, result.stderr.trim().split('\n').pop(), `failed (exit ${result.status})`,
+      'run it in the repository to see why'));
+  }
   return result.stdout.trim();
 }
 
@@ -32,14 +36,14 @@ export function defaultBase(root: string): { ref: string; label: string } {
   const remoteHead = spawnSync('git', ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], { cwd: root, encoding: 'utf8' });
   const candidates = [remoteHead.status === 0 ? remoteHead.stdout.trim() : '', 'origin/main', 'origin/master', 'main', 'master'].filter(Boolean);
   const branch = candidates.find(exists);
-  if (!branch) throw new UsageError('cannot find the default branch (origin/HEAD, main or master); pass --base <git ref>');
+  if (!branch) throw new UsageError(describe('default branch', 'none of them', 'must be one of origin/HEAD, origin/main, origin/master, main, master', 'pass --base <git ref>', String));
   return { ref: git(root, ['merge-base', 'HEAD', branch]), label: `merge base with ${branch}` };
 }
 
 /** Resolves a ref to a commit, or fails with a usage error naming it. */
 export function resolveCommit(root: string, ref: string): string {
   const result = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' });
-  if (result.status !== 0) throw new UsageError(`--base "${ref}" is not a commit in ${root}`);
+  if (result.status !== 0) throw new UsageError(describe('--base', ref, `is not a commit in ${root}`, 'pass a branch, tag or commit of the repository'));
   return result.stdout.trim();
 }
 
@@ -51,9 +55,11 @@ export function resolveCommit(root: string, ref: string): string {
  */
 export async function synthesize(dir: string, outDir: string, nodeModules: string, scratch?: Scratch): Promise<void> {
   const configFile = path.join(dir, 'cdk8s.yaml');
-  if (!fs.existsSync(configFile)) throw new UsageError(`no cdk8s.yaml in ${dir}`);
+  if (!fs.existsSync(configFile)) throw new UsageError(describe('cdk8s.yaml', configFile, 'does not exist', 'run it in a cdk8s project (the directory holding cdk8s.yaml)'));
   const config = YAML.parse(fs.readFileSync(configFile, 'utf8')) ?? {};
-  if (typeof config.app !== 'string' || config.app.trim() === '') throw new UsageError(`${configFile} has no "app:" command`);
+  if (typeof config.app !== 'string' || config.app.trim() === '') {
+    throw new UsageError(describe(`${configFile} app`, config.app, 'must be a command', 'set "app:" to the command that synthesizes the app'));
+  }
   const bin = path.join(nodeModules, '.bin');
   const cdk8s = path.join(bin, 'cdk8s');
   const command = fs.existsSync(cdk8s) ? `"${cdk8s}" synth --no-check-upgrade --output "${outDir}"` : config.app;
@@ -66,7 +72,8 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
     child.on('error', reject);
     child.on('close', (code) => resolve(code ?? 1));
   });
-  if (status !== 0) throw new UsageError(`synth of ${dir} failed (exit ${status}): ${synthMessage(stderr.join(''))}`);
+  // the synth's own message is the library's (or the app's) and carries its fix; quoting would escape its quotes
+  if (status !== 0) throw new UsageError(describe(`synth of ${dir}`, synthMessage(stderr.join('')), `failed (exit ${status})`, undefined, String));
 }
 
 /**

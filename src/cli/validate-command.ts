@@ -9,6 +9,7 @@ import { formatIssues, ManifestIssue } from '../testkit/manifest-issue';
 import { validateManifests } from '../testkit/manifest-validator';
 import { simulateManifestDirectory } from '../testkit/model/simulate-controllers';
 import { listYamlFiles } from '../testkit/yaml-files';
+import { describe } from '../util/errors';
 
 /** What `validate` writes to. */
 export interface ValidateIo {
@@ -51,9 +52,11 @@ export function isKubernetesApi(apiVersion: string): boolean {
 
 /** `validate [dir]`: see the usage. */
 export function validate(flags: Flags, io: ValidateIo): number {
-  if (flags.positional.length > 1) throw new UsageError(`validate takes one directory, got "${flags.positional.join(' ')}"`);
+  if (flags.positional.length > 1) {
+    throw new UsageError(describe('validate', flags.positional.join(' '), 'takes one directory', 'pass one, or none for the cdk8s output directory'));
+  }
   const dir = path.resolve(io.cwd, flags.positional[0] ?? outputDir(io.cwd));
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(describe('directory', dir, 'does not exist or is not a directory', 'pass the directory cdk8s synth wrote'));
   const crdsDir = flags.values.crds === undefined ? undefined : path.resolve(io.cwd, flags.values.crds);
   const skip = new Set((flags.values['skip-kind'] ?? '').split(',').map((k) => k.trim()).filter(Boolean));
   let raw: ManifestIssue[];

@@ -107,28 +107,29 @@ function outputValue(text: string, source: string, outputName: string): unknown[
     const message = (e as Error).message;
     const position = /at position (\d+)/.exec(message);
     const at = position ? ` at line ${lineColumn(text, Number(position[1]))}` : '';
-    throw new Error(`${source}: is not valid JSON${at}: ${message}; ${regenerate}`);
+    throw new Error(within(source, describe('content', message, `is not valid JSON${at}`, regenerate)));
   }
   if (!isObject(doc)) {
-    throw new Error(`${source}: must be the output of \`terraform output -json\` (an object keyed by output name), got ${preview(doc)}; `
-      + `if it came from \`terraform output -json ${outputName}\`, ${regenerate} (all outputs, without a name)`);
+    throw new Error(within(source, describe('content', doc, 'must be the output of `terraform output -json` (an object keyed by output name)',
+      `if it came from \`terraform output -json ${outputName}\`, ${regenerate} (all outputs, without a name)`, preview)));
   }
   if ('terraform_version' in doc && 'outputs' in doc) {
-    throw new Error(`${source}: is a Terraform state file, not \`terraform output -json\`; state files hold secrets and must never be committed: `
-      + `delete it and ${regenerate}`);
+    throw new Error(within(source, describe('content', 'a Terraform state file', 'must be the output of `terraform output -json`',
+      `state files hold secrets and must never be committed: delete it and ${regenerate}`, String)));
   }
   const wrapper = doc[outputName];
   if (wrapper === undefined) {
     const outputs = Object.keys(doc);
     if (outputs.length > 0 && !outputs.some(o => isObject(doc[o]) && 'value' in (doc[o] as JsonObject))) {
-      throw new Error(`${source}: output ${show(outputName)} not found, and no entry looks like a terraform output `
-        + `({ "sensitive", "type", "value" }), got keys ${listOf(outputs)}; if it came from \`terraform output -json ${outputName}\`, `
-        + `${regenerate} (all outputs, without a name)`);
+      throw new Error(within(source, describe(`output ${show(outputName)}`, outputs,
+        'not found, and no entry looks like a terraform output ({ "sensitive", "type", "value" })',
+        `if it came from \`terraform output -json ${outputName}\`, ${regenerate} (all outputs, without a name)`, () => `keys ${listOf(outputs)}`)));
     }
     const closest = closestOf(outputName, outputs);
-    throw new Error(`${source}: output ${show(outputName)} not found, got outputs ${outputs.length > 0 ? listOf(outputs) : 'none'}; `
-      + (closest ? `did you mean ${show(closest)}? pass it as the output name, or ` : '')
-      + `add \`output "${outputName}"\` to the Terraform configuration, apply it and regenerate the file`);
+    const add = `add \`output "${outputName}"\` to the Terraform configuration, apply it and regenerate the file`;
+    throw new Error(within(source, describe(`output ${show(outputName)}`, outputs, 'not found',
+      closest ? `did you mean ${show(closest)}? pass it as the output name, or ${add}` : add,
+      () => `outputs ${outputs.length > 0 ? listOf(outputs) : 'none'}`)));
   }
   if (!isObject(wrapper) || !('value' in wrapper)) {
     throw new Error(within(source, describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)));
@@ -137,8 +138,8 @@ function outputValue(text: string, source: string, outputName: string): unknown[
   if (Array.isArray(value)) return value;
   if (isObject(value)) {
     if (typeof value.endpoint === 'string' || typeof value.provider === 'string') {
-      throw new Error(`${source}: output ${show(outputName)} must be a list or a map of clusters, got one cluster object ${preview(value)}; `
-        + 'wrap it in a list ([{ ... }]) or a map keyed by cluster name ({ name = { ... } })');
+      throw new Error(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of clusters',
+        'wrap it in a list ([{ ... }]) or a map keyed by cluster name ({ name = { ... } })', v => `one cluster object ${preview(v)}`)));
     }
     return value;
   }

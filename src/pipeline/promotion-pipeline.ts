@@ -9,7 +9,7 @@ import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { toGoDuration } from '../util/duration';
-import { fail, ProblemList, reportValue, show } from '../util/errors';
+import { describe, fail, ProblemList, reportValue, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { verificationProblems } from '../verification/render';
 import { Verification } from '../verification/verification';
@@ -220,7 +220,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       this.addStage(stage);
     }
     this.node.addValidation({
-      validate: () => this._stages.length === 0 ? ['pipeline has no stages; add one with addStage()'] : [],
+      validate: () => this._stages.length === 0 ? [describe('pipeline stages', [], 'must not be empty', 'add one with addStage()')] : [],
     });
   }
 
@@ -249,7 +249,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     reportValue(problems, `stage ${show(options.name)} approval`, options.approval);
     reportValue(problems, `stage ${show(options.name)} waves`, options.waves);
     reportValue(problems, `stage ${show(options.name)} fanOut`, options.fanOut);
-    for (const p of verificationProblems(options.verification ?? [])) problems.add(`stage ${show(options.name)} ${p}`);
+    for (const p of verificationProblems(options.verification ?? [])) problems.add(within(`stage ${show(options.name)}`, p));
     problems.throwIfAny();
     if (options.soak !== undefined) {
       if (typeof (options.soak as any)?.toSeconds !== 'function') {

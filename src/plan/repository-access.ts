@@ -2,7 +2,7 @@ import { Artifact } from '../artifact/artifact';
 import { normalizedRepoUrl } from '../artifact/artifact-type';
 import { ManifestSource } from '../artifact/manifest-source';
 import { CredentialsKind, RepositoryCredentials } from '../artifact/repository-credentials';
-import { show } from '../util/errors';
+import { describe, show } from '../util/errors';
 
 /**
  * One repository Kargo reads (or writes, for the release repository), with how it authenticates.
@@ -39,7 +39,8 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     const key = `${c.credType} ${normalizedRepoUrl(c.repoUrl, c.credType === 'git')}`;
     const seen = byKey.get(key);
     if (seen && (seen.credentials.kind !== c.credentials.kind || seen.credentials.source !== c.credentials.source)) {
-      problems.push(`repository ${c.repoUrl} is given different credentials in two places (${seen.credentials.kind} and ${c.credentials.kind}); declare one`);
+      problems.push(describe(`repository ${c.repoUrl} credentials`, `${seen.credentials.kind} and ${c.credentials.kind}`, 'are given differently in two places',
+        'declare one', String));
     }
     byKey.set(key, c);
   }
@@ -49,8 +50,9 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     const name = credentialSecretName(a);
     const other = secretOwners.get(name);
     if (other !== undefined) {
-      problems.push(`repositories ${other} and ${a.repoUrl} would share the credentials Secret ${show(name)}, whose name is made of the URL's letters and digits; `
-        + 'use workload identity for one of them, or one repository');
+      problems.push(describe(`credentials Secret ${show(name)}`, `repositories ${other} and ${a.repoUrl}`,
+        'would be shared by two repositories, as its name is made of the URL\'s letters and digits', 'use workload identity for one of them, or one repository',
+        String));
     }
     secretOwners.set(name, a.repoUrl);
   }

@@ -13,7 +13,7 @@ import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipelin
 import { renderNamespace } from '../pipeline/stage-namespace';
 import { WaveBudget } from '../pipeline/waves';
 import { toGoDuration } from '../util/duration';
-import { ProblemList, show } from '../util/errors';
+import { describe, ProblemList, show, within } from '../util/errors';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
 import { Verification } from '../verification/verification';
 
@@ -46,7 +46,7 @@ export function resolveReleasePlan(problems: ProblemList, input: PlanInput): Rel
   const clusters = fleet.clusters;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
   if (pipeline.stages.length === 0) {
-    problems.add(`${pipelineName} has no stages; add stages to the pipeline before defining apps on it`);
+    problems.add(within(pipelineName, describe('stages', [], 'must not be empty', 'add stages to the pipeline before defining apps on it')));
   }
 
   // which stages deploy the app to each cluster, and in which namespace
@@ -78,8 +78,8 @@ export function resolveReleasePlan(problems: ProblemList, input: PlanInput): Rel
     exits.set(stage.name, exitsOf(waves));
     const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters ?? [];
     if (stage.approval.gated && promoters.length === 0 && input.defaultPromoters !== undefined) {
-      problems.add(`stage ${show(stage.name)} is gated (${stage.approval.kind}) but no one may promote into it; `
-        + 'name promoters on the stage\'s approval or give the owner OIDC groups');
+      problems.add(describe(`stage ${show(stage.name)} promoters`, [], `must not be empty: the stage is gated (${stage.approval.kind})`,
+        'name promoters on the stage\'s approval or give the owner OIDC groups'));
     }
     stages.push({
       name: stage.name,
@@ -181,8 +181,8 @@ function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster
     const key = fanOut.labelKey!;
     const unlabeled = placed.filter(c => c.labels[key] === undefined);
     if (unlabeled.length > 0) {
-      problems.add(`stage ${show(stage.name)} fans out by label ${show(key)} but cluster(s) ${unlabeled.map(c => c.name).join(', ')} lack it; `
-        + 'label every cluster of the stage');
+      problems.add(describe(`stage ${show(stage.name)} fan-out label ${show(key)}`, unlabeled.map(c => c.name), 'is missing on clusters of the stage',
+        'label every cluster of the stage'));
     }
     const values = [...new Set(placed.map(c => c.labels[key]).filter(v => v !== undefined))].sort();
     return values.map(value => ({ name: value, clusters: placed.filter(c => c.labels[key] === value) }));
@@ -191,8 +191,8 @@ function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster
   for (const c of placed) {
     const inGroups = groups.filter(g => fanOut.groupSelectors[g].matches(c.labels));
     if (inGroups.length !== 1) {
-      problems.add(`stage ${show(stage.name)} fan-out places cluster ${show(c.name)} in ${inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`}; `
-        + 'make the FanOut.groups() selectors cover every cluster of the stage exactly once');
+      problems.add(describe(`stage ${show(stage.name)} fan-out cluster ${show(c.name)}`, inGroups, 'must be in exactly one group',
+        'make the FanOut.groups() selectors cover every cluster of the stage exactly once', () => (inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`)));
     }
   }
   return groups
@@ -263,32 +263,32 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   const selector = stage.clusters!;
   const inStage = clusters.filter(c => selector.matches(c.labels));
   if (inStage.length === 0) {
-    problems.add(`${pipelineName} stage ${show(stage.name)} selects no cluster of fleet '${fleet.fleetName}' (selector ${selector.toString()}); `
-      + 'fix the stage\'s selector or add matching clusters to the fleet');
+    problems.add(within(pipelineName, describe(`stage ${show(stage.name)} selector`, selector.toString(), `selects no cluster of fleet '${fleet.fleetName}'`,
+      'fix the stage\'s selector or add matching clusters to the fleet', String)));
     return [];
   }
   for (const c of inStage) {
     const holders = owner.get(c.name) ?? [];
     const other = holders.find(h => h.namespace === namespace);
     if (other !== undefined) {
-      problems.add(`cluster ${show(c.name)} is selected by both stage ${show(other.stage)} and stage ${show(stage.name)} of ${pipelineName}, `
-        + `both in namespace ${show(namespace)}; give one of the stages its own \`namespace\` (e.g. '{app}-{stage}'), `
-        + 'or make the stages\' selectors disjoint');
+      problems.add(describe(`cluster ${show(c.name)}`, namespace, `is selected by both stage ${show(other.stage)} and stage ${show(stage.name)} of ${pipelineName} in one namespace`,
+        'give one of the stages its own `namespace` (e.g. \'{app}-{stage}\'), or make the stages\' selectors disjoint',
+        ns => `namespace ${show(ns)} for both`));
     }
     owner.set(c.name, [...holders, { stage: stage.name, namespace }]);
   }
   const targeted = inStage.filter(c => input.targets.matches(c.labels));
   if (targeted.length === 0) {
-    problems.add(`targets ${input.targets.toString()} leave stage ${show(stage.name)} without clusters (it has ${describeClusters(inStage)}); `
-      + 'widen the targets or add a matching cluster to the stage');
+    problems.add(describe(`targets ${input.targets.toString()}`, inStage, `leave stage ${show(stage.name)} without clusters`,
+      'widen the targets or add a matching cluster to the stage', () => `${describeClusters(inStage)} in the stage`));
     return [];
   }
   let placed = targeted;
   for (const req of input.requirements) {
     const ok = placed.filter(c => req.isSatisfiedBy(c));
     if (ok.length === 0) {
-      problems.add(`requirement ${show(req.description)} is met by none of the targeted clusters of stage ${show(stage.name)} (${describeClusters(placed)}); `
-        + 'relax the requirement or add a capable cluster to the stage');
+      problems.add(describe(`requirement ${show(req.description)}`, placed, `is met by none of the targeted clusters of stage ${show(stage.name)}`,
+        'relax the requirement or add a capable cluster to the stage', () => `targeted ${describeClusters(placed)}`));
     }
     placed = ok;
   }

@@ -1,7 +1,7 @@
 import { StagePlan, WavePlan } from './release-plan';
 import { JoinKind } from '../pipeline/join';
 import { parseGoDuration } from '../util/duration';
-import { ProblemList, show } from '../util/errors';
+import { describe, ProblemList, show } from '../util/errors';
 
 /**
  * Where each soak of a plan is waited and when Freight can first reach each Kargo Stage.
@@ -25,12 +25,12 @@ export function placeSoaks(problems: ProblemList, stages: StagePlan[]): StagePla
       if (first === undefined) {
         asked.set(up, { soak: w.soak, by: w.kargoStage });
       } else if (first.soak !== w.soak) {
-        problems.add(`Kargo Stages ${show(first.by)} and ${show(w.kargoStage)} both follow ${show(up)} but ask for different soaks `
-          + `(${first.soak ?? 'none'} and ${w.soak ?? 'none'}), and ${show(up)} waits one soak in its checks; give the stages the same soak`);
+        problems.add(describe(`soaks of Kargo Stages ${show(first.by)} and ${show(w.kargoStage)}`, `${first.soak ?? 'none'} and ${w.soak ?? 'none'}`,
+          `must be the same: both follow ${show(up)}, which waits one soak in its checks`, 'give the stages the same soak', String));
       }
       if (byStage.get(up)?.controlFlow && w.soak !== undefined) {
-        problems.add(`Kargo Stage ${show(w.kargoStage)} asks for a soak of ${w.soak} after control-flow Stage ${show(up)}, where Freight never soaks; `
-          + 'move the soak to the control-flow stage');
+        problems.add(describe(`Kargo Stage ${show(w.kargoStage)} soak`, w.soak, `cannot follow control-flow Stage ${show(up)}, where Freight never soaks`,
+          'move the soak to the control-flow stage', String));
       }
     }
   }

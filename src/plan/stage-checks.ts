@@ -3,7 +3,7 @@ import { ReleasePlan } from './release-plan';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
 import { duplicates } from '../util/collections';
-import { ProblemList, show } from '../util/errors';
+import { describe, ProblemList, show, within } from '../util/errors';
 import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
 import { Verification } from '../verification/verification';
 
@@ -17,28 +17,28 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
   const byStage = new Map<string, Verification[]>();
   for (const name of Object.keys(perStage)) {
     if (!stages.some(s => s.name === name)) {
-      problems.add(`stageVerification names stage ${show(name)}, which pipeline '${pipelineName}' does not have; `
-        + `use one of ${stages.map(s => show(s.name)).join(', ')}`);
+      problems.add(describe('stageVerification key', name, `names no stage of pipeline '${pipelineName}'`,
+        `use one of ${stages.map(s => show(s.name)).join(', ')}`));
     }
   }
-  for (const p of verificationProblems(everyStage)) problems.add(`verification: ${p}`);
+  for (const p of verificationProblems(everyStage)) problems.add(within('verification', p));
   for (const stage of stages) {
     const own = perStage[stage.name] ?? [];
     if (stage.controlFlow) {
       // a control-flow Stage runs no checks: Kargo marks Freight verified there once it is available
       if (own.length > 0) {
-        problems.add(`stageVerification names control-flow stage ${show(stage.name)}, which runs no checks; `
-          + 'put the checks on the stages before or after it');
+        problems.add(describe('stageVerification key', stage.name, 'names a control-flow stage, which runs no checks',
+          'put the checks on the stages before or after it'));
       }
       byStage.set(stage.name, []);
       continue;
     }
-    for (const p of verificationProblems(own)) problems.add(`stageVerification[${show(stage.name)}]: ${p}`);
+    for (const p of verificationProblems(own)) problems.add(within(`stageVerification[${show(stage.name)}]`, p));
     const all = [...stage.verification, ...everyStage, ...own];
     const dup = duplicates(all.map(c => c.name));
     if (dup.length > 0) {
-      problems.add(`stage ${show(stage.name)} has several checks named ${dup.map(d => show(d)).join(', ')} (from the pipeline and the app); `
-        + 'give each check a unique name');
+      problems.add(describe(`stage ${show(stage.name)} check names`, dup, 'must be unique (the pipeline\'s and the app\'s checks share them)',
+        'give each check a unique name'));
     }
     byStage.set(stage.name, all);
   }
@@ -65,11 +65,14 @@ export function renderStageChecks(problems: ProblemList, plan: ReleasePlan, wave
       jobs,
       soak: wave.verificationSoak,
     });
-    r.problems.forEach(p => problems.add(`stage ${show(wave.kargoStage)} verification: ${p}`));
+    r.problems.forEach(p => problems.add(within(`stage ${show(wave.kargoStage)} verification`, p)));
     // all templates of an app share the project namespace
     for (const t of r.templates) {
       const owner = templateOwners.get(t.name);
-      if (owner) problems.add(`AnalysisTemplate name ${show(t.name)} is generated for both stage ${show(owner)} and stage ${show(wave.kargoStage)}; rename one of the checks`);
+      if (owner) {
+        problems.add(describe('AnalysisTemplate name', t.name, `is generated for both stage ${show(owner)} and stage ${show(wave.kargoStage)}`,
+          'rename one of the checks'));
+      }
       templateOwners.set(t.name, wave.kargoStage);
     }
     rendered.set(wave.kargoStage, r);

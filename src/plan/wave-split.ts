@@ -1,6 +1,6 @@
 import { Cluster } from '../fleet/cluster';
 import { WaveStrategy, Waves } from '../pipeline/waves';
-import { show } from '../util/errors';
+import { describe, show } from '../util/errors';
 
 /**
  * The clusters of one wave, before naming.
@@ -36,9 +36,10 @@ function byLabel(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: n
   const problems: string[] = [];
   const unlabeled = clusters.filter(c => !waves.labelValues.includes(c.labels[key]));
   if (unlabeled.length > 0) {
-    problems.push(`stage ${show(stage)} waves by label ${show(key)} (${waves.labelValues.join(', ')}) cannot place cluster(s) `
-      + `${unlabeled.map(c => `${c.name} (${key}=${c.labels[key] ?? '<unset>'})`).join(', ')}; `
-      + 'label every cluster of the stage with one of the wave values');
+    problems.push(describe(`stage ${show(stage)} waves by label ${show(key)}`, unlabeled,
+      `cannot place clusters without one of the wave values (${waves.labelValues.join(', ')})`,
+      'label every cluster of the stage with one of the wave values',
+      () => unlabeled.map(c => `${c.name} (${key}=${c.labels[key] ?? '<unset>'})`).join(', ')));
   }
   const groups = waves.labelValues
     .map(value => ({ name: value, clusters: clusters.filter(c => c.labels[key] === value) }))
@@ -108,8 +109,8 @@ function withinBudget(stage: string, groups: WaveGroup[], maxPerWave: number, to
   for (const g of groups) {
     if (g.clusters.length > maxPerWave) {
       const needed = Math.ceil(total / maxPerWave);
-      problems.push(`stage ${show(stage)} wave ${show(g.name)} has ${g.clusters.length} clusters but the wave budget allows ${maxPerWave}; `
-        + `split the stage into at least ${needed} waves (e.g. Waves.byCount(${needed})) or raise the budget`);
+      problems.push(describe(`stage ${show(stage)} wave ${show(g.name)}`, g.clusters.length, `has more clusters than the wave budget allows (${maxPerWave})`,
+        `split the stage into at least ${needed} waves (e.g. Waves.byCount(${needed})) or raise the budget`, n => `${n} clusters`));
     }
   }
   return { groups, problems };

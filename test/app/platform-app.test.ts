@@ -267,7 +267,7 @@ describe('PlatformApp', () => {
       ['a values file uses an unknown token', () => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', valuesFiles: ['values-{env}.yaml'] }) }),
         /helm values file uses unknown token \{env\}, got "values-\{env\}.yaml"; use one of \{stage\}/],
       ['the targets leave a stage without clusters', () => ({ targets: ClusterSelector.accelerator(Accelerator.AMD_MI300X) }),
-        /targets gitops-platform.io\/accelerator in \(amd-mi300x\) leave stage "dev" without clusters \(it has clusters aws-dev-cpu, gcp-dev-h100\); widen the targets/],
+        /targets gitops-platform.io\/accelerator in \(amd-mi300x\) leave stage "dev" without clusters, got clusters aws-dev-cpu, gcp-dev-h100 in the stage; widen the targets/],
       ['a requirement is met by no targeted cluster of a stage', () => ({ requires: [Requirement.minAccelerators(16)] }),
         /requirement "at least 16 accelerators" is met by none of the targeted clusters of stage "dev"/],
       ['the targets selector is invalid', () => ({ targets: ClusterSelector.expression('ring', SelectorOperator.EXISTS, ['x']) }),
@@ -280,7 +280,7 @@ describe('PlatformApp', () => {
     test('fails if a gated stage has no one allowed to promote', () => {
       const w = world();
       expect(() => new PlatformApp(w.app, 'api', appProps(w, { owner: { team: 'payments', contact: '#payments', groups: [] } })))
-        .toThrow(/stage "prod" is gated \(manual\) but no one may promote into it; name promoters on the stage's approval or give the owner OIDC groups/);
+        .toThrow(/stage "prod" promoters must not be empty: the stage is gated \(manual\), got \[\]; name promoters on the stage's approval or give the owner OIDC groups/);
     });
 
     test('reports every problem at once', () => {
@@ -294,7 +294,7 @@ describe('PlatformApp', () => {
       const w = world();
       new PlatformApp(w.app, 'api', appProps(w));
       expect(() => new PlatformApp(w.app, 'api-2', appProps(w, { appName: 'api' })))
-        .toThrow(/^PlatformApp 'api': appName "api" is already used by PlatformApp 'api' \(construct api\); give every app a unique name$/);
+        .toThrow(/^PlatformApp 'api': appName is already used by PlatformApp 'api' \(construct api\), got "api"; give every app a unique name$/);
     });
 
     test('fails if the derived names of two apps collide', () => {
@@ -302,14 +302,14 @@ describe('PlatformApp', () => {
       const other = new PromotionPipeline(w.app, 'other', { stages: [{ name: 'canary', clusters: ClusterSelector.all(), namespace: '{app}-{stage}' }] });
       new PlatformApp(w.app, 'api', appProps(w, { pipeline: other }));
       expect(() => new PlatformApp(w.app, 'api-canary', appProps(w)))
-        .toThrow(/argocd ApplicationSet name "api-canary" is already used by PlatformApp 'api'/);
+        .toThrow(/argocd ApplicationSet name is already used by PlatformApp 'api' \(construct api\), got "api-canary"; give the apps distinct names/);
     });
 
     test('fails if a pipeline stage selects no cluster of the fleet', () => {
       const w = world();
       w.pipeline.addStage({ name: 'dr', clusters: ClusterSelector.matchLabels({ role: 'disaster-recovery' }) });
       expect(() => new PlatformApp(w.app, 'api', appProps(w)))
-        .toThrow(/pipeline 'standard' stage "dr" selects no cluster of fleet 'fleet' \(selector role=disaster-recovery\); fix the stage's selector/);
+        .toThrow(/pipeline 'standard': stage "dr" selector selects no cluster of fleet 'fleet', got role=disaster-recovery; fix the stage's selector/);
     });
 
     test('fails if two stages select the same cluster', () => {
@@ -335,7 +335,7 @@ describe('PlatformApp', () => {
         tier: (w.fleet.clusters[0].tier),
         auth: managedAuth(CloudProvider.AWS, 'late'),
       });
-      expect(() => w.app.synth()).toThrow(/fleet 'fleet' changed after PlatformApp 'api' was planned; define every cluster before the apps/);
+      expect(() => w.app.synth()).toThrow(/fleet 'fleet' clusters changed after PlatformApp 'api' was planned with \d+, got \d+; define every cluster before the apps/);
     });
 
     test('fails at synth if a stage was added to the pipeline after the app was planned', () => {
@@ -344,7 +344,7 @@ describe('PlatformApp', () => {
       w.pipeline.addStage({ name: 'late', clusters: ClusterSelector.matchLabels({ nothing: 'here' }) });
       // the plan does not have the stage: synth must not succeed without it
       expect(app.plan.stages.map(s => s.name)).not.toContain('late');
-      expect(() => w.app.synth()).toThrow(/pipeline '\w+' changed after PlatformApp 'api' was planned; add every stage before the apps/);
+      expect(() => w.app.synth()).toThrow(/pipeline '\w+' stages changed after PlatformApp 'api' was planned with \d+, got \d+; add every stage before the apps/);
     });
 
     test('a failed definition writes no output', () => {

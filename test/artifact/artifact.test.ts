@@ -73,9 +73,10 @@ describe('artifacts and versioning rules', () => {
     const versionless = SMALL_FLEET.map(c => (c.tier === Tier.PROD ? { ...c, kubernetesVersion: undefined } : c));
     const w = world(versionless);
     expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(
-      'PlatformApp \'api\': cluster(s) "aws-prod-cpu-1", "aws-prod-cpu-2", "gcp-prod-h100-1", "gcp-prod-h100-2" of its placement have no kubernetesVersion, '
-      + 'which helm-template needs to render the chart as helm install would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint '
-      + 'would see Helm\'s built-in default); set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');
+      'PlatformApp \'api\': kubernetesVersion must be set on every cluster of its placement: helm-template needs it to render the chart as helm install '
+      + 'would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint would see Helm\'s built-in default), '
+      + 'got none on cluster(s) "aws-prod-cpu-1", "aws-prod-cpu-2", "gcp-prod-h100-1", "gcp-prod-h100-2"; '
+      + 'set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets');
     const k = world(versionless);
     expect(() => new PlatformApp(k.app, 'api', appProps(k, {
       source: ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'base', overlayPath: 'overlays/{stage}' }),

@@ -47,7 +47,7 @@ describe('repository credentials', () => {
       releaseRepo: 'https://github.com/acme/api.git',
       releaseRepoCredentials: RepositoryCredentials.workloadIdentity(),
       source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', credentials: RepositoryCredentials.managedSecret({ source: 'vault:x' }) }),
-    }))).toThrow(/repository https:\/\/github.com\/acme\/api.git is given different credentials in two places/);
+    }))).toThrow(/repository https:\/\/github.com\/acme\/api.git credentials are given differently in two places, got managed-secret and workload-identity; declare one/);
   });
 
   test('one repository spelled two ways gets one managed Secret (Kargo matches credentials by normalized URL)', () => {
@@ -67,7 +67,7 @@ describe('repository credentials', () => {
       source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api-x.git', path: 'chart', credentials: github }),
       releaseRepo: 'https://github.com/acme/api.x',
       releaseRepoCredentials: github,
-    }))).toThrow(/repositories https:\/\/github.com\/acme\/api-x.git and https:\/\/github.com\/acme\/api.x would share the credentials Secret "creds-git-github-com-acme-api-x"/);
+    }))).toThrow(/credentials Secret "creds-git-github-com-acme-api-x" would be shared by two repositories, .*, got repositories https:\/\/github.com\/acme\/api-x.git and https:\/\/github.com\/acme\/api.x; use workload identity/);
   });
 
   test('fails if a managed Secret does not say where its values come from', () => {

@@ -110,7 +110,7 @@ describe('plan on a git repository', () => {
     const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'no-such-ref']);
     expect(status).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`error: --base "no-such-ref" is not a commit in ${fs.realpathSync(repo)}\n`);
+    expect(stderr).toBe(`error: --base is not a commit in ${fs.realpathSync(repo)}, got "no-such-ref"; pass a branch, tag or commit of the repository\n`);
   });
 });
 
@@ -166,7 +166,7 @@ describe('the first pull request, a broken branch, signals', () => {
     fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.all()').replace('const app = new App();', 'throw new Error(\'api: targets select no cluster\');\nconst app = new App();'));
     const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'HEAD']);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`error: synth of ${fs.realpathSync(repo)} failed (exit 1): Error: api: targets select no cluster\n`);
+    expect(stderr).toBe(`error: synth of ${fs.realpathSync(repo)} failed (exit 1), got Error: api: targets select no cluster\n`);
     expect(status).toBe(2);
   }, 300_000);
 

@@ -40,7 +40,7 @@ describe('--help and --version', () => {
   test('fails if an option is unknown: names the command\'s --help', async () => {
     const { err, io } = recordingIo(ROOT);
     expect(await run(['validate', '--frobnicate'], io)).toBe(2);
-    expect(err.join('')).toBe('error: unknown option --frobnicate for validate; `cdk8s-gitops-platform validate --help` lists them\n');
+    expect(err.join('')).toBe('error: validate option is unknown, got "--frobnicate"; `cdk8s-gitops-platform validate --help` lists them\n');
   });
 });
 
@@ -130,8 +130,8 @@ describe('plan --base-dir/--head-dir', () => {
     fs.writeFileSync(config, JSON.stringify({ applicationSetPolicy: 'upsert' }));
     const badPolicy = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], badPolicy.io)).toBe(2);
-    expect(badPolicy.err.join('')).toBe('error: config applicationSetPolicy "upsert" is not an ApplicationSet controller policy '
-      + '(sync, create-only, create-update, create-delete)\n');
+    expect(badPolicy.err.join('')).toBe('error: config applicationSetPolicy is not an ApplicationSet controller policy, got "upsert"; '
+      + 'use one of "sync", "create-only", "create-update", "create-delete"\n');
   });
 
   test('usage errors exit 2 with a message and no stack', async () => {

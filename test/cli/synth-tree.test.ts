@@ -33,7 +33,7 @@ test('the default base is the merge base with the default branch; the scratch ch
 
   expect(defaultBase(repo)).toEqual({ ref: forkPoint, label: 'merge base with main' });
   expect(resolveCommit(repo, 'HEAD~1')).toBe(forkPoint);
-  expect(() => resolveCommit(repo, 'nope')).toThrow(`--base "nope" is not a commit in ${repo}`);
+  expect(() => resolveCommit(repo, 'nope')).toThrow(`--base is not a commit in ${repo}, got "nope"; pass a branch, tag or commit of the repository`);
 
   const scratch = new Scratch();
   const checkout = scratch.checkout(repo, forkPoint);

@@ -149,7 +149,7 @@ describe('Argo CD topologies', () => {
     let pipeline = standardPipeline(app);
     new PlatformApp(app, 'api--gcp-dev-h100', appProps({ app, fleet, pipeline }));
     expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline }))).toThrow(
-      /^PlatformApp 'api': output chart name "api--gcp-dev-h100" is already used by PlatformApp 'api--gcp-dev-h100'; give the apps distinct names$/);
+      /^PlatformApp 'api': output chart name is already used by PlatformApp 'api--gcp-dev-h100', got "api--gcp-dev-h100"; give the apps distinct names$/);
     // api first: the other app's chart would take the id of api's chart for gcp-dev-h100
     app = Testing.app();
     fleet = new ClusterFleet(app, 'fleet', { clusters });

@@ -14,7 +14,7 @@ function problemsOf(message: string): string[] {
 describe('clustersFromTerraformOutput fails', () => {
   test('fails if the file is not JSON, with the parser\'s message and the line', () => {
     const message = errorOf(() => clustersFromTerraformOutput('{\n  "clusters": {\n    "value": [],\n  }\n}', { source: SOURCE }));
-    expect(message).toBe(`${SOURCE}: is not valid JSON at line 4, column 3: Expected double-quoted property name in JSON at position 37; `
+    expect(message).toBe(`${SOURCE}: content is not valid JSON at line 4, column 3, got "Expected double-quoted property name in JSON at position 37"; `
       + `write it with \`terraform output -json > ${SOURCE}\``);
   });
 
@@ -29,7 +29,7 @@ describe('clustersFromTerraformOutput fails', () => {
 
   test('fails if the file holds only the value (terraform output -json clusters)', () => {
     expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify([GOOD]), { source: SOURCE })))
-      .toMatch(/^infra\/clusters.tfoutput.json: must be the output of `terraform output -json` .*got \[\{.*; if it came from `terraform output -json clusters`/);
+      .toMatch(/^infra\/clusters.tfoutput.json: content must be the output of `terraform output -json` .*got \[\{.*; if it came from `terraform output -json clusters`/);
     expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify({ [GOOD.name]: GOOD }), { source: SOURCE })))
       .toContain('no entry looks like a terraform output');
   });
@@ -37,7 +37,7 @@ describe('clustersFromTerraformOutput fails', () => {
   test('fails if the file is a Terraform state file', () => {
     const state = { version: 4, terraform_version: '1.9.8', outputs: { clusters: { value: [GOOD], type: 'dynamic' } }, resources: [] };
     expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify(state), { source: SOURCE })))
-      .toContain('is a Terraform state file, not `terraform output -json`; state files hold secrets');
+      .toContain('content must be the output of `terraform output -json`, got a Terraform state file; state files hold secrets');
   });
 
   test('fails if the value is neither a list nor a map', () => {

@@ -109,7 +109,7 @@ describe('PromotionPipeline', () => {
   test('fails at synth if the pipeline has no stages', () => {
     const app = Testing.app();
     new PromotionPipeline(app, 'empty');
-    expect(() => app.synth()).toThrow(/\[empty\] pipeline has no stages; add one with addStage\(\)/);
+    expect(() => app.synth()).toThrow(/\[empty\] pipeline stages must not be empty, got \[\]; add one with addStage\(\)/);
   });
 });
 
@@ -262,7 +262,7 @@ describe('promotion graph: validation', () => {
       }],
     });
     expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)))
-      .toThrow(/stage "prod" fan-out places cluster "prod-c" in no group; make the FanOut.groups\(\) selectors cover every cluster/);
+      .toThrow(/stage "prod" fan-out cluster "prod-c" must be in exactly one group, got no group; make the FanOut.groups\(\) selectors cover every cluster/);
   });
 
   test('FanOut.byLabel(): one branch per value, waves inside each branch, the next stage joins every branch', () => {

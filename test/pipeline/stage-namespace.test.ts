@@ -74,11 +74,11 @@ describe('stage namespaces: placement', () => {
 
   test('two stages on one cluster in the same namespace are refused, naming the fix', () => {
     const stages = [QUICKSTART[0], { ...QUICKSTART[1], namespace: undefined }, { ...QUICKSTART[1], name: 'uat2', namespace: undefined }];
-    expect(() => synth(stages)).toThrow('cluster "aws-dev-cpu" is selected by both stage "uat" and stage "uat2" of pipeline \'quickstart\', '
-      + 'both in namespace "api"; give one of the stages its own `namespace` (e.g. \'{app}-{stage}\'), or make the stages\' selectors disjoint');
+    expect(() => synth(stages)).toThrow('cluster "aws-dev-cpu" is selected by both stage "uat" and stage "uat2" of pipeline \'quickstart\' in one namespace, '
+      + 'got namespace "api" for both; give one of the stages its own `namespace` (e.g. \'{app}-{stage}\'), or make the stages\' selectors disjoint');
     // a pattern that gives both stages the same namespace is the same mistake
     const same = QUICKSTART.slice(0, 2).map(s => ({ ...s, namespace: '{app}-pre' }));
-    expect(() => synth(same)).toThrow('both in namespace "api-pre"');
+    expect(() => synth(same)).toThrow('got namespace "api-pre" for both');
   });
 });
 
@@ -163,7 +163,7 @@ describe('stage namespaces: names', () => {
     expect(platformApp.plan.stages.map(s => s.namespace)).toEqual(['api', 'api', 'api']);
     // one namespace, one family of Application names: one ApplicationSet, a generator per stage
     expect(ofKind(objects, 'ApplicationSet').map(a => [a.spec.template.metadata.name, a.spec.generators.length])).toEqual([['api-{{ .name }}', 3]]);
-    expect(() => synth(QUICKSTART.map(s => ({ ...s, namespace: '{app}' })))).toThrow('both in namespace "api"');
+    expect(() => synth(QUICKSTART.map(s => ({ ...s, namespace: '{app}' })))).toThrow('got namespace "api" for both');
   });
 
   test('the name-length standard measures the Applications of stages with their own namespace', () => {

@@ -25,7 +25,7 @@ describe('buildAppRelease', () => {
       freezes: [new DeployFreeze({ reason: 'year-end', schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)), stages: ['prd'] })],
     })));
     expect(message).toMatch(/^PlatformApp 'api': 5 problems\n/);
-    expect(message).toContain('stageVerification names stage "production", which pipeline \'standard\' does not have; use one of "dev", "staging", "prod"');
+    expect(message).toContain('stageVerification key names no stage of pipeline \'standard\', got "production"; use one of "dev", "staging", "prod"');
     for (const stage of ['dev', 'staging', 'prod']) {
       expect(message).toContain(`targets team=nobody leave stage "${stage}" without clusters`);
     }
@@ -42,7 +42,7 @@ describe('buildAppRelease', () => {
       '  - verification: verification "Smoke!": http check name must consist of lowercase letters, digits and \'-\', '
       + 'and start and end with a letter or digit, got "Smoke!"; use e.g. "health"',
     ]);
-    expect(message).toContain('stage "dev" wave "dev" has 2 clusters but the wave budget allows 1');
+    expect(message).toContain('stage "dev" wave "dev" has more clusters than the wave budget allows (1), got 2 clusters');
   });
 
   test('fails if the owner is missing, without reporting gated stages as having no promoters', () => {

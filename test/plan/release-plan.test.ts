@@ -106,11 +106,11 @@ describe('ReleasePlan', () => {
 
   test('fails if a single-wave stage exceeds the wave budget', () => {
     expect(() => plan(10, Waves.single(), { maxPercent: 25 })).toThrow(
-      /stage "prod" wave "prod" has 10 clusters but the wave budget allows 3; split the stage into at least 4 waves \(e.g. Waves.byCount\(4\)\) or raise the budget/);
+      /stage "prod" wave "prod" has more clusters than the wave budget allows \(3\), got 10 clusters; split the stage into at least 4 waves \(e.g. Waves.byCount\(4\)\) or raise the budget/);
   });
 
   test('fails if count waves cannot meet the wave budget', () => {
-    expect(() => plan(10, Waves.byCount(2), { maxClusters: 4 })).toThrow(/wave "w1" has 5 clusters but the wave budget allows 4/);
+    expect(() => plan(10, Waves.byCount(2), { maxClusters: 4 })).toThrow(/wave "w1" has more clusters than the wave budget allows \(4\), got 5 clusters/);
   });
 
   test('fails if a stage is named like the Kargo Stage of another stage\'s wave', () => {
@@ -129,7 +129,7 @@ describe('ReleasePlan', () => {
 
   test('fails if a cluster has no wave label', () => {
     expect(() => plan(3, Waves.byLabel('ring', ['canary', 'broad'])))
-      .toThrow(/stage "prod" waves by label "ring" \(canary, broad\) cannot place cluster\(s\) prod-01 \(ring=<unset>\)/);
+      .toThrow(/stage "prod" waves by label "ring" cannot place clusters without one of the wave values \(canary, broad\), got prod-01 \(ring=<unset>\)/);
   });
 });
 

@@ -65,13 +65,13 @@ describe('verification', () => {
   test('fails if stageVerification names a stage the pipeline does not have', () => {
     const w = world();
     expect(() => new PlatformApp(w.app, 'api', appProps(w, { stageVerification: { production: [http] } })))
-      .toThrow(/stageVerification names stage "production", which pipeline 'standard' does not have; use one of "dev", "staging", "prod"/);
+      .toThrow(/stageVerification key names no stage of pipeline 'standard', got "production"; use one of "dev", "staging", "prod"/);
   });
 
   test('fails if the pipeline and the app declare checks with the same name', () => {
     const w = world();
     const pipeline = new PromotionPipeline(w.app, 'p', { stages: [{ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [http] }] });
     expect(() => new PlatformApp(w.app, 'api', appProps(w, { pipeline, verification: [http] })))
-      .toThrow(/stage "prod" has several checks named "version" \(from the pipeline and the app\)/);
+      .toThrow(/stage "prod" check names must be unique \(the pipeline's and the app's checks share them\), got \["version"\]; give each check a unique name/);
   });
 });
