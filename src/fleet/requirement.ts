@@ -9,7 +9,13 @@ import { describe } from '../util/errors';
  * clusters where all its requirements hold.
  *
  * @example
- * new PlatformApp(app, 'trainer', { ...props, requires: [Requirement.accelerator(Accelerator.NVIDIA_H100), Requirement.minAccelerators(8)] });
+ * new PlatformApp(app, 'trainer', {
+ *   owner: { team: 'ml', contact: '#ml-oncall' }, fleet, pipeline,
+ *   artifacts: [Artifact.image('ghcr.io/acme/trainer')],
+ *   source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/deploy.git', path: 'charts/trainer' }),
+ *   releaseRepo: 'https://github.com/acme/releases.git',
+ *   requires: [Requirement.accelerator(Accelerator.NVIDIA_H100), Requirement.minAccelerators(8)],
+ * });
  */
 export class Requirement {
   /** One of these accelerator families. */

@@ -77,7 +77,7 @@ export interface DeployFreezeProps {
  *   timeZone: 'Europe/Berlin',
  *   stages: ['prod'],
  * });
- * new PromotionPipeline(chart, 'standard', { stages, freezes: [holidays] });
+ * new PromotionPipeline(app, 'standard', { stages, freezes: [holidays] });
  */
 export class DeployFreeze {
   /** Why nothing may ship. */
@@ -156,7 +156,13 @@ export interface FreezeOverrideProps {
  * (`manualSync: true`): a Kargo promotion someone starts by hand syncs, automation stays held.
  *
  * @example
- * new PlatformApp(chart, 'checkout-api', { ..., freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234 hotfix' }) });
+ * new PlatformApp(app, 'checkout-api', {
+ *   owner: { team: 'payments', contact: '#payments-oncall' }, fleet, pipeline,
+ *   artifacts: [Artifact.image('ghcr.io/acme/checkout-api')],
+ *   source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/deploy.git', path: 'charts/checkout-api' }),
+ *   releaseRepo: 'https://github.com/acme/releases.git',
+ *   freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234 hotfix' }),
+ * });
  */
 export class FreezeOverride {
   /** An override granted by someone, for a reason. */

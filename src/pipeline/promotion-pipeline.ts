@@ -193,7 +193,7 @@ export interface IPromotionPipeline extends IConstruct {
  * The pipeline synthesizes nothing by itself.
  *
  * @example
- * const pipeline = new PromotionPipeline(chart, 'standard', {
+ * const pipeline = new PromotionPipeline(app, 'standard', {
  *   stages: [
  *     { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
  *     { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byLabel('ring', ['canary', 'broad']),

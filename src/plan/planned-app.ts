@@ -29,10 +29,20 @@ export interface StandardsExemption {
  * implements it; implement it to review apps defined some other way.
  *
  * @example
- * const rule: IStandardsRule = {
- *   id: 'small-apps', description: 'apps run on at most 50 clusters', severity: RuleSeverity.WARNING,
- *   check: (app: IPlatformApp) => app.plan.clusters.length > 50 ? [`runs on ${app.plan.clusters.length} clusters`] : [],
- * };
+ * class OwnNamespace implements IStandardsRule {
+ *   public readonly id: string;
+ *   public readonly description: string;
+ *   public readonly severity: RuleSeverity;
+ *   constructor() {
+ *     this.id = 'own-namespace';
+ *     this.description = 'every app deploys to a namespace named after it';
+ *     this.severity = RuleSeverity.WARNING;
+ *   }
+ *   public check(app: IPlatformApp): string[] {
+ *     if (app.plan.destinationNamespace === app.appName) return [];
+ *     return [`set namespace to ${app.appName} (got ${app.plan.destinationNamespace})`];
+ *   }
+ * }
  */
 export interface IPlatformApp extends IConstruct {
   /** The application's name. */
