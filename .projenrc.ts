@@ -141,6 +141,17 @@ project.packageTask.spawn(project.tasks.tryFind('package:js')!);
 project.packageTask.spawn(languages);
 
 // ---------------------------------------------------------------------------------------------
+// docstring examples: jsii-rosetta translates every `@example` (strict: one that does not compile
+// against rosetta/default.ts-fixture fails the build) into .jsii.tabl.json, which jsii-pacmak reads
+const rosetta = project.addTask('rosetta:extract', {
+  description: 'Translates the docstring examples of .jsii into every jsii language (jsii-rosetta extract --strict)',
+  exec: 'tsx projenrc/rosetta-extract.ts',
+});
+project.postCompileTask.spawn(rosetta);
+project.gitignore.exclude('.jsii.tabl.json', '.rosetta-extract/');
+project.npmignore?.exclude('/rosetta/', '.rosetta-extract/');
+
+// ---------------------------------------------------------------------------------------------
 // imports: generated from the pinned CRDs, never edited by hand, not part of the build
 project.addTask('import', {
   description: `Regenerates imports/ from the pinned CRDs in ${CRDS} (not part of the build)`,
