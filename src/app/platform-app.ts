@@ -6,6 +6,7 @@ import { Artifact } from '../artifact/artifact';
 import { ClusterFleet, IClusterFleet } from '../fleet/cluster-fleet';
 import { WebhookReceiver } from '../fleet/webhook-receiver';
 import { IPromotionPipeline } from '../pipeline/promotion-pipeline';
+import { AppRelease } from '../plan/app-release';
 import { buildAppRelease } from '../plan/build-release';
 import { LeadTime } from '../plan/lead-time';
 import { AppOwner } from '../plan/owner';
@@ -78,6 +79,11 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.exemptions = release.exemptions;
     this.leadTime = release.leadTime;
     this.webhookReceivers = release.webhookReceivers;
+    this.emit(subject, props, release);
+  }
+
+  /** Claims the app's names, writes its objects and places it on its fleet. */
+  private emit(subject: string, props: PlatformAppProps, release: AppRelease): void {
     claimAppNames(this, subject, this.plan);
     emitApp(this, release);
     // one Application per cluster and stage: a cluster shared by stages carries the app twice
