@@ -44,6 +44,8 @@ interface AppOutput {
   readonly stages: StageOutput[];
   readonly objects: ObjectsOutput;
   readonly productionObjects: number;
+  /** The lead time before and after, present only when the change alters it. */
+  readonly leadTime?: { before: string; after: string };
 }
 
 interface StageOutput {
@@ -117,6 +119,7 @@ export function planOutput(change: PlanChange, baseLabel: string, rules: ChangeR
       })),
       objects: objectsOutput(app.objects, change.base.ofGroup(app.app), change.head.ofGroup(app.app)),
       productionObjects: app.productionObjects.added.length + app.productionObjects.changed.length + app.productionObjects.removed.length,
+      ...(app.leadTime ? { leadTime: app.leadTime } : {}),
     })),
     unaffected: change.unaffected,
     fleet: fleet ? {

@@ -1,8 +1,13 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { ClusterFleet, PlatformApp, PlatformLabels, WebhookReceiver } from '../../src';
-import { argoCdTransition, diffTrees, ManifestSet, readModels, renderPlan, summaryOf } from '../../src/cli';
+import { argoCdTransition, diffTrees, ManifestSet, planOutput, readModels, renderPlan, summaryOf } from '../../src/cli';
 import { API, AppSpec, ARGO, CLUSTERS, fleet, prod, range, tree, WEB, withProdWaves } from '../support/cli-fixtures';
+import { ROOT } from '../support/cli-temp-dirs';
 import { appProps, SMALL_FLEET, standardPipeline } from '../support/fixtures';
 
 describe('diff', () => {
@@ -153,6 +158,10 @@ describe('plan --base and the lead time', () => {
     expect(api.leadTime).toEqual({ before: '1h5m', after: '1h' });
     expect(summaryOf(api)).toContain('lead time 1h5m → 1h');
     expect(renderPlan(diffTrees(appTree(undefined), appTree([GITHUB])), [], 'main')).toContain('lead time 1h5m → 1h');
+    const json = planOutput(diffTrees(appTree(undefined), appTree([GITHUB])), 'main', [], [], [], []);
+    expect(json.apps[0].leadTime).toEqual({ before: '1h5m', after: '1h' });
+    const schema = addFormats(new Ajv({ strict: true })).compile(JSON.parse(fs.readFileSync(path.join(ROOT, 'src/cli/plan-output.schema.json'), 'utf8')));
+    expect(schema(json), JSON.stringify(schema.errors)).toBe(true);
   });
 
   test('a change that leaves the lead time alone does not mention it', () => {
@@ -161,5 +170,6 @@ describe('plan --base and the lead time', () => {
     const other = WebhookReceiver.gitlab({ name: 'gitlab', secretName: 'gl', repoUrls: ['https://gitlab.com/other/'] });
     const change = diffTrees(appTree([GITHUB]), appTree([GITHUB, other]));
     expect(change.apps.every(a => a.leadTime === undefined)).toBe(true);
+    expect(planOutput(change, 'main', [], [], [], []).apps.every(a => !('leadTime' in a))).toBe(true);
   });
 });
