@@ -3,7 +3,7 @@ import { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
   Approval, CloudProvider, ClusterFleet, ClusterSelector, DeployFreeze, FanOut, FreezeSchedule, Join, PlatformStandards, PromotionPipeline, Tier,
-  Verification, Waves, WebhookReceiver,
+  PushedRepositoryType, Verification, Waves, WebhookReceiver,
 } from '../src';
 
 /**
@@ -51,10 +51,19 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
       imageRegistry: 'harbor.acme.internal/dockerhub',
     },
     // pushes refresh the Warehouses at once (Kargo's ClusterConfig); the platform team keeps the
-    // two Secrets in kargo-system-resources and registers the receivers' URLs (fleet.fleet.md)
+    // three Secrets in kargo-system-resources and registers the receivers' URLs (fleet.fleet.md)
     webhookReceivers: [
       WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github-acme', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] }),
       WebhookReceiver.harbor({ name: 'harbor-acme', secretName: 'kargo-webhook-harbor-acme', repoUrls: ['registry.acme.example/'] }),
+      // ECR has no receiver of its own: an EventBridge rule sends its push events to a generic one
+      WebhookReceiver.generic({
+        name: 'ecr-ml',
+        secretName: 'kargo-webhook-ecr-ml',
+        repoUrls: ['123456789012.dkr.ecr.us-east-1.amazonaws.com/ml/'],
+        repoType: PushedRepositoryType.IMAGE,
+        repoUrlExpression: "'123456789012.dkr.ecr.us-east-1.amazonaws.com/' + request.body.detail['repository-name']",
+        whenExpression: "request.body.detail['action-type'] == 'PUSH' && request.body.detail.result == 'SUCCESS'",
+      }),
     ],
   });
 

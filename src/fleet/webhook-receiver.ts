@@ -3,8 +3,7 @@ import { dns1123LabelProblem } from '../util/names';
 
 /**
  * The kinds of webhook receiver Kargo v1.11.2 offers (`WebhookReceiverConfig` in
- * api/v1alpha1/project_config_types.go; one handler each in pkg/webhook/external/). The generic
- * receiver, which needs expression-based actions, is not offered here.
+ * api/v1alpha1/project_config_types.go; one handler each in pkg/webhook/external/).
  */
 export enum WebhookReceiverKind {
   /** GitHub pushes and GHCR package events (pkg/webhook/external/github.go). */
@@ -25,7 +24,34 @@ export enum WebhookReceiverKind {
   ARTIFACTORY = 'artifactory',
   /** Azure Container Registry and Azure DevOps pushes (azure.go). */
   AZURE = 'azure',
+  /**
+   * Any sender (e.g. Amazon ECR through an EventBridge API destination), with expressions that
+   * read the pushed repository from the request (generic.go, generic_actions.go, list.go).
+   */
+  GENERIC = 'generic',
 }
+
+/**
+ * What the repository URL a generic receiver reads from a request names. Kargo indexes each
+ * Warehouse under its subscriptions' URLs, normalized by kind (pkg/indexer/indexer.go,
+ * `WarehousesBySubscribedURLs`: `urls.NormalizeGit`, `NormalizeImage`, `NormalizeChart`), so
+ * the receiver must normalize the pushed URL the same way to find them.
+ */
+export enum PushedRepositoryType {
+  /** A Git repository (`normalizeGit`). */
+  GIT = 'git',
+  /** A container image repository (`normalizeImage`). */
+  IMAGE = 'image',
+  /** A Helm chart repository or OCI chart (`normalizeChart`). */
+  CHART = 'chart',
+}
+
+/** The normalizer a generic receiver's expressions can call (generic.go, `newBaseEnv`). */
+const NORMALIZERS: Record<PushedRepositoryType, string> = {
+  [PushedRepositoryType.GIT]: 'normalizeGit',
+  [PushedRepositoryType.IMAGE]: 'normalizeImage',
+  [PushedRepositoryType.CHART]: 'normalizeChart',
+};
 
 /**
  * The key each receiver reads from its Secret (the `*SecretDataKey` constants of
@@ -42,6 +68,7 @@ const SECRET_KEYS: Record<WebhookReceiverKind, string> = {
   [WebhookReceiverKind.HARBOR]: 'auth-header',
   [WebhookReceiverKind.ARTIFACTORY]: 'secret-token',
   [WebhookReceiverKind.AZURE]: 'secret',
+  [WebhookReceiverKind.GENERIC]: 'secret',
 };
 
 /**
@@ -62,6 +89,30 @@ export interface WebhookReceiverOptions {
    * A Warehouse is refreshed by push when every repository it subscribes to is covered.
    */
   readonly repoUrls: string[];
+}
+
+/**
+ * Options for a generic webhook receiver: where in the request the pushed repository is.
+ */
+export interface GenericWebhookReceiverOptions extends WebhookReceiverOptions {
+  /**
+   * An expr-lang expression over the request that gives the pushed repository's URL, e.g.
+   * `request.body.repository` or `'123456789012.dkr.ecr.us-east-1.amazonaws.com/' +
+   * request.body.detail['repository-name']`. Kargo evaluates it with `request.body` (the JSON
+   * body), `request.header(name)`, `request.headers(name)` and `request.params(name)` in scope
+   * (pkg/webhook/external/generic.go, `newBaseEnv`), normalizes the result and refreshes every
+   * Warehouse subscribed to that URL (list.go, `newListOptionsForIndexSelector`). Written without
+   * the `${{ }}` delimiters: the library adds them.
+   */
+  readonly repoUrlExpression: string;
+  /** What the URL names, so it is normalized the way Kargo indexed the subscriptions. */
+  readonly repoType: PushedRepositoryType;
+  /**
+   * An expr-lang expression over the same request that must be true for the receiver to act,
+   * e.g. `request.header('X-Event-Type') == 'push'` (generic_actions.go, `whenExpressionMet`).
+   * @default - every request sent to the receiver's URL
+   */
+  readonly whenExpression?: string;
 }
 
 /**
@@ -112,6 +163,13 @@ export class WebhookReceiver {
   public static azure(options: WebhookReceiverOptions): WebhookReceiver {
     return new WebhookReceiver(WebhookReceiverKind.AZURE, options);
   }
+  /**
+   * Any sender that has no receiver of its own: the request names the pushed repository through
+   * `repoUrlExpression`, and Kargo refreshes the Warehouses subscribed to it.
+   */
+  public static generic(options: GenericWebhookReceiverOptions): WebhookReceiver {
+    return new WebhookReceiver(WebhookReceiverKind.GENERIC, options, options);
+  }
 
   /** The receiver's name. */
   public readonly name: string;
@@ -121,12 +179,15 @@ export class WebhookReceiver {
   public readonly repoUrls: string[];
   /** @internal */
   public readonly _problems: string[];
+  private readonly generic?: GenericWebhookReceiverOptions;
 
-  private constructor(public readonly kind: WebhookReceiverKind, options: WebhookReceiverOptions) {
+  private constructor(public readonly kind: WebhookReceiverKind, options: WebhookReceiverOptions, generic?: GenericWebhookReceiverOptions) {
     this.name = options.name;
     this.secretName = options.secretName;
     this.repoUrls = [...options.repoUrls ?? []];
+    this.generic = generic;
     this._problems = [
+      ...genericProblems(generic),
       ...[dns1123LabelProblem(`${this.name}`)].filter(p => p !== undefined).map(p => describe('name', this.name, p!, 'name the receiver like a Kubernetes object')),
       ...[dns1123LabelProblem(`${this.secretName}`)].filter(p => p !== undefined)
         .map(p => describe('secretName', this.secretName, p!, 'use the name of the Secret the platform team created')),
@@ -150,7 +211,26 @@ export class WebhookReceiver {
 
   /** The receiver as Kargo's `WebhookReceiverConfig`: its name and a reference to the Secret. @internal */
   public _toKargo(): any {
-    return { name: this.name, [this.kind]: { secretRef: { name: this.secretName } } };
+    const secretRef = { name: this.secretName };
+    if (this.generic === undefined) return { name: this.name, [this.kind]: { secretRef } };
+    // one Refresh of the Warehouses whose subscriptions Kargo indexed under the pushed URL: the
+    // field selector a native receiver uses too (refresh.go, `refreshWarehouses`)
+    const url = `\${{ ${NORMALIZERS[this.generic.repoType]}(${this.generic.repoUrlExpression.trim()}) }}`;
+    const when = this.generic.whenExpression?.trim();
+    return {
+      name: this.name,
+      generic: {
+        secretRef,
+        actions: [{
+          action: 'Refresh',
+          ...(when ? { whenExpression: when } : {}),
+          targetSelectionCriteria: [{
+            kind: 'Warehouse',
+            indexSelector: { matchIndices: [{ key: 'subscribedURLs', operator: 'Equals', value: url }] },
+          }],
+        }],
+      },
+    };
   }
 
   /** The receiver's kind and name, for messages. */
@@ -166,4 +246,29 @@ export class WebhookReceiver {
  */
 function comparableUrl(url: string): string {
   return `${url}`.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/\/+$/, '').replace(/\.git$/, '');
+}
+
+/**
+ * The library wraps the URL expression in `${{ }}` and Kargo compiles the condition as a plain
+ * expression (generic_actions.go, `whenExpressionMet`): a delimiter inside either ends or breaks
+ * the template.
+ */
+function genericProblems(generic: GenericWebhookReceiverOptions | undefined): string[] {
+  if (generic === undefined) return [];
+  const delimiters = /\$\{\{|\}\}|\$\{%|%\}/;
+  const problems: string[] = [];
+  const expression = (field: string, value: unknown, required: boolean) => {
+    if (value === undefined && !required) return;
+    if (typeof value !== 'string' || value.trim() === '') {
+      problems.push(describe(field, value, 'must be a non-empty expr-lang expression', 'read the value from the request, e.g. request.body.repository'));
+    } else if (delimiters.test(value)) {
+      problems.push(describe(field, value, 'contains a template delimiter (${{, }}, ${%, %})', 'write the bare expression: the library adds ${{ }} where Kargo needs it'));
+    }
+  };
+  expression('repoUrlExpression', generic.repoUrlExpression, true);
+  expression('whenExpression', generic.whenExpression, false);
+  if (!Object.values(PushedRepositoryType).includes(generic.repoType)) {
+    problems.push(describe('repoType', generic.repoType, 'is not a PushedRepositoryType', 'use PushedRepositoryType.GIT, IMAGE or CHART'));
+  }
+  return problems;
 }

@@ -1,5 +1,5 @@
 import { Duration } from 'cdk8s';
-import { WebhookReceiver } from '../fleet/webhook-receiver';
+import { WebhookReceiver, WebhookReceiverKind } from '../fleet/webhook-receiver';
 import { DiscoveryMode, LeadTime, LeadTimeApproval } from '../plan/lead-time';
 import { IPlatformApp } from '../plan/planned-app';
 import { toGoDuration } from '../util/duration';
@@ -94,7 +94,11 @@ export function receiverLines(receivers: DeclaredReceiver[]): string[] {
   return [
     '', '## Webhook receivers to register', '',
     'Register each receiver as a webhook of the repositories it covers (push events; package events for registries). Its URL is '
-      + '`<Kargo external webhook server base URL>/<kind>/<sha256 of project, name and secret>`, so Kargo reports it in the status of the config.',
+      + '`<Kargo external webhook server base URL>/<kind>/<sha256 of project, name and secret>`, so Kargo reports it in the status of the config.'
+      + (receivers.some(({ receiver }) => receiver.kind === WebhookReceiverKind.GENERIC)
+        ? ' A generic receiver takes any sender (e.g. an Amazon EventBridge API destination for ECR pushes): '
+          + 'send it the event as a JSON body, from which its expression reads the repository.'
+        : ''),
     '', '| receiver | scope | kind | Secret, key | register for | URL |', '| --- | --- | --- | --- | --- | --- |', ...rows,
   ];
 }
