@@ -1,5 +1,15 @@
 import { caDataProblem } from './cluster-ca';
+import { field, hint, idiom, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
+
+/** Base64-encoding a PEM string, as each language's standard library does it. */
+const BASE64_ENCODE = idiom({
+  typescript: "Buffer.from(pem).toString('base64')",
+  python: 'base64.b64encode(pem.encode()).decode()',
+  java: 'Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8))',
+  go: 'base64.StdEncoding.EncodeToString([]byte(pem))',
+  dotnet: 'Convert.ToBase64String(Encoding.UTF8.GetBytes(pem))',
+});
 
 /**
  * Options for `ClusterAuth.eks()`.
@@ -102,11 +112,11 @@ export class ClusterAuth {
   public static eks(options: EksAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
     const problems: string[] = [];
     if (!options?.clusterName) {
-      problems.push(describe('eks clusterName', options?.clusterName, 'is required',
+      problems.push(describe(field('eks', prop('clusterName')), options?.clusterName, 'is required',
         "give the cluster's name as AWS knows it (aws eks list-clusters), which Argo CD mints its token for"));
     }
     if (options?.roleArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/.test(options.roleArn)) {
-      problems.push(describe('eks roleArn', options.roleArn, 'must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)'));
+      problems.push(describe(field('eks', prop('roleArn')), options.roleArn, 'must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)'));
     }
     // never the Argo CD name: a token minted for a name that is not the EKS cluster's is rejected
     return new ClusterAuth('eks', () => ({
@@ -139,10 +149,10 @@ export class ClusterAuth {
    */
   public static exec(options: ExecAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
     const problems: string[] = [];
-    if (!options.command) problems.push(describe('exec auth command', options.command, 'must not be empty', 'name a plugin present in the Argo CD image'));
+    if (!options.command) problems.push(describe(field('exec auth', prop('command')), options.command, 'must not be empty', 'name a plugin present in the Argo CD image'));
     for (const name of Object.keys(options.env ?? {})) {
       if (SECRET_LOOKING_ENV.test(name)) {
-        problems.push(describe('exec auth env name', name, 'looks like secret material and has a literal value', 'let the plugin read the secret from a mounted file or the workload identity instead'));
+        problems.push(describe(field('exec auth', prop('env'), 'name'), name, 'looks like secret material and has a literal value', 'let the plugin read the secret from a mounted file or the workload identity instead'));
       }
     }
     return new ClusterAuth('exec', () => ({
@@ -165,7 +175,7 @@ export class ClusterAuth {
     public readonly _problems: string[]) {
     const caDefect = tls.caData === undefined ? undefined : caDataProblem(tls.caData);
     if (caDefect) {
-      _problems.push(describe('caData', tls.caData!.slice(0, 40), caDefect.problem, caDefect.rawPem ? 'base64-encode the PEM, e.g. Buffer.from(pem).toString(\'base64\')' : undefined));
+      _problems.push(describe(prop('caData'), tls.caData!.slice(0, 40), caDefect.problem, caDefect.rawPem ? hint`base64-encode the PEM, e.g. ${BASE64_ENCODE}` : undefined));
     }
   }
 

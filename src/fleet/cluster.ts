@@ -4,6 +4,7 @@ import { ClusterAuth } from './cluster-auth';
 import { caDataRequiredProblem } from './cluster-ca';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
+import { call, constant, ETC, field, hint, list, placeholder, prop, shorthand, str, struct } from '../util/code-hint';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { apiVersionProblem, dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
 import { urlDefect, UrlRule } from '../util/urls';
@@ -119,24 +120,24 @@ export class Cluster {
 
   private constructor(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology) {
     const problems = new ProblemList(`${subject}: cluster ${show(options.name)}`);
-    problems.check('name', options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
-    problems.check('server', options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
+    problems.check(prop('name'), options.name, dns1123LabelProblem(options.name ?? ''), 'use lowercase letters, digits and \'-\' (at most 63)');
+    problems.check(prop('server'), options.server, serverProblem(options.server), 'use the https:// URL of the Kubernetes API server');
     const badProvider = providerProblem(options.provider);
-    problems.check('provider', options.provider, badProvider?.problem, badProvider?.fix);
-    problems.check('region', options.region, options.region ? labelValueProblem(options.region) : 'must not be empty', 'use the provider\'s region name, e.g. "us-east-1"');
-    problems.check('tier', options.tier, options.tier instanceof Tier ? undefined : 'must be a Tier', 'use Tier.DEV, Tier.STAGING, Tier.PROD or Tier.of()');
+    problems.check(prop('provider'), options.provider, badProvider?.problem, badProvider?.fix);
+    problems.check(prop('region'), options.region, options.region ? labelValueProblem(options.region) : 'must not be empty', 'use the provider\'s region name, e.g. "us-east-1"');
+    problems.check(prop('tier'), options.tier, options.tier instanceof Tier ? undefined : 'must be a Tier', hint`use ${constant('Tier', 'DEV')}, ${constant('Tier', 'STAGING')}, ${constant('Tier', 'PROD')} or ${call('Tier', 'of')}`);
     const count = options.acceleratorCount ?? 0;
-    problems.check('acceleratorCount', count, Number.isInteger(count) && count >= 0 ? undefined : 'must be a whole number >= 0', 'use e.g. 8, or 0 for none');
+    problems.check(prop('acceleratorCount'), count, Number.isInteger(count) && count >= 0 ? undefined : 'must be a whole number >= 0', 'use e.g. 8, or 0 for none');
     const accelerator = options.accelerator ?? Accelerator.NONE;
     if (!accelerator.isAccelerated && count > 0) {
-      problems.add(describe('acceleratorCount', count, 'counts accelerators but accelerator is "none"', 'set accelerator to the family of these accelerators'));
+      problems.add(describe(prop('acceleratorCount'), count, hint`counts accelerators but ${prop('accelerator')} is "none"`, hint`set ${prop('accelerator')} to the family of these accelerators`));
     }
     const version = options.kubernetesVersion === undefined ? undefined : minorVersion(options.kubernetesVersion);
     if (options.kubernetesVersion !== undefined && version === undefined) {
-      problems.check('kubernetesVersion', options.kubernetesVersion, 'must look like "1.31" or "1.31.4"', 'give the control plane version');
+      problems.check(prop('kubernetesVersion'), options.kubernetesVersion, 'must look like "1.31" or "1.31.4"', 'give the control plane version');
     }
     for (const v of options.apiVersions ?? []) {
-      problems.check('apiVersions', v, apiVersionProblem(v), 'use "<group>/<version>" or "<group>/<version>/<Kind>", e.g. "monitoring.coreos.com/v1"');
+      problems.check(prop('apiVersions'), v, apiVersionProblem(v), 'use "<group>/<version>" or "<group>/<version>/<Kind>", e.g. "monitoring.coreos.com/v1"');
     }
     for (const [key, value] of Object.entries(options.labels ?? {})) {
       problems.check(`labels[${show(key)}]`, key, labelKeyProblem(key), 'use a Kubernetes label key such as "example.com/ring"');
@@ -145,18 +146,18 @@ export class Cluster {
         problems.add(describe(`labels[${show(key)}]`, key, `uses the reserved prefix ${PlatformLabels.PREFIX}/`, 'set the matching cluster option instead or pick another prefix'));
       }
     }
-    reportValue(problems, 'tier', options.tier);
-    reportValue(problems, 'accelerator', options.accelerator);
+    reportValue(problems, prop('tier'), options.tier);
+    reportValue(problems, prop('accelerator'), options.accelerator);
     const auth = options.auth;
-    reportValue(problems, 'auth', auth);
+    reportValue(problems, prop('auth'), auth);
     const argoCd = options.argoCd ?? defaultArgoCd;
-    reportValue(problems, 'argoCd', argoCd);
+    reportValue(problems, prop('argoCd'), argoCd);
     if (argoCd.kind === ArgoCdTopologyKind.CENTRAL) checkCentralAuth(problems, options.provider, auth, options.server);
     if (options.shard !== undefined) {
-      problems.check('shard', options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0',
+      problems.check(prop('shard'), options.shard, Number.isInteger(options.shard) && options.shard >= 0 ? undefined : 'must be a whole number >= 0',
         'use a shard number from 0');
       if (argoCd.kind !== ArgoCdTopologyKind.CENTRAL) {
-        problems.add(describe('shard', options.shard, 'is set but the cluster has its own Argo CD', 'remove shard: controller shards only apply to the central Argo CD'));
+        problems.add(describe(prop('shard'), options.shard, 'is set but the cluster has its own Argo CD', hint`remove ${prop('shard')}: controller shards only apply to the central Argo CD`));
       }
     }
     problems.throwIfAny();
@@ -229,11 +230,12 @@ function minorVersion(version: string): string | undefined {
 }
 
 /** How the central Argo CD reaches each provider's clusters, as the fix of a message. */
-const AUTH_HINTS: Record<string, string> = {
-  [CloudProvider.AWS]: 'ClusterAuth.eks({ clusterName: \'<EKS cluster name>\' }, { caData: \'<base64 PEM of the cluster CA>\' })',
-  [CloudProvider.GCP]: 'ClusterAuth.gke({ caData: \'<base64 PEM of the cluster CA>\' })',
-  [CloudProvider.AZURE]: 'ClusterAuth.aks({}, { caData: \'<base64 PEM of the cluster CA>\' })',
-  [CloudProvider.OCI]: 'ClusterAuth.exec({ command: \'oci\', args: [...] }, { caData: \'<base64 PEM of the cluster CA>\' })',
+const CA = { caData: placeholder('base64 PEM of the cluster CA') };
+const AUTH_HINTS: Record<string, () => string> = {
+  [CloudProvider.AWS]: () => hint`${call('ClusterAuth', 'eks', struct('EksAuthOptions', { clusterName: placeholder('EKS cluster name') }), struct('ClusterTlsOptions', CA))}`,
+  [CloudProvider.GCP]: () => hint`${call('ClusterAuth', 'gke', struct('ClusterTlsOptions', CA))}`,
+  [CloudProvider.AZURE]: () => hint`${call('ClusterAuth', 'aks', struct('AksAuthOptions'), struct('ClusterTlsOptions', CA))}`,
+  [CloudProvider.OCI]: () => hint`${call('ClusterAuth', 'exec', struct('ExecAuthOptions', { command: str('oci'), args: list(ETC) }), struct('ClusterTlsOptions', CA))}`,
 };
 
 /**
@@ -243,13 +245,13 @@ const AUTH_HINTS: Record<string, string> = {
  * `docs/operator-manual/declarative-setup.md`, "Clusters": every EKS, GKE and AKS example sets it).
  */
 function checkCentralAuth(problems: ProblemList, provider: CloudProvider, auth: ClusterAuth | undefined, server: string | undefined): void {
-  const hint = AUTH_HINTS[provider] ?? 'ClusterAuth.exec() with the credential plugin your Argo CD image ships';
+  const auths = AUTH_HINTS[provider]?.() ?? hint`${call('ClusterAuth', 'exec')} with the credential plugin your Argo CD image ships`;
   if (!auth) {
-    problems.add(describe('auth', undefined, `is required for provider ${show(provider)} with the central Argo CD`, `use ${hint}`));
+    problems.add(describe(prop('auth'), undefined, `is required for provider ${show(provider)} with the central Argo CD`, `use ${auths}`));
   } else if (caDataRequiredProblem(provider) !== undefined && auth._caData === undefined) {
-    problems.add(describe('auth caData', undefined, caDataRequiredProblem(provider)!, `use ${hint}`));
+    problems.add(describe(field(prop('auth'), prop('caData')), undefined, caDataRequiredProblem(provider)!, `use ${auths}`));
   } else if (auth._caData === undefined && ipAddressHost(server)) {
-    problems.add(describe('auth caData', undefined, `is required for the API server ${show(server)}: no publicly trusted certificate names an IP address, so its CA is the cluster's own`, 'pass { caData } with the auth'));
+    problems.add(describe(field(prop('auth'), prop('caData')), undefined, `is required for the API server ${show(server)}: no publicly trusted certificate names an IP address, so its CA is the cluster's own`, hint`pass ${shorthand('ClusterTlsOptions', 'caData')} with the auth`));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { CronSchedule, parseCron } from '../util/cron';
 import { toGoDuration } from '../util/duration';
+import { call, field, hint, num, prop, str } from '../util/code-hint';
 import { fail } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
@@ -98,24 +99,25 @@ export class DeployFreeze {
   constructor(props: DeployFreezeProps) {
     const subject = 'DeployFreeze';
     const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
-    if (reason === '') fail(subject, 'reason', props.reason, 'is empty', 'say why nothing may ship, e.g. "year-end change freeze"');
+    if (reason === '') fail(subject, prop('reason'), props.reason, 'is empty', 'say why nothing may ship, e.g. "year-end change freeze"');
     if (!(props.schedule instanceof FreezeSchedule)) {
-      fail(subject, 'schedule', props.schedule, 'must be a FreezeSchedule', "use FreezeSchedule.cron('0 0 20 12 *', Duration.days(14))");
+      fail(subject, prop('schedule'), props.schedule, 'must be a FreezeSchedule',
+        hint`use ${call('FreezeSchedule', 'cron', str('0 0 20 12 *'), call('Duration', 'days', num(14)))}`);
     }
     const { expression, duration } = props.schedule;
     const schedule = argoCdSchedule(subject, expression);
     const seconds = typeof (duration as any)?.toSeconds === 'function' ? duration.toSeconds({ integral: false }) : NaN;
     if (!(Number.isInteger(seconds) && seconds >= 60 && seconds % 60 === 0)) {
-      fail(subject, 'schedule duration', Number.isNaN(seconds) ? duration : `${seconds}s`,
-        'must be a positive whole number of minutes (Argo CD checks windows once a minute)', 'use Duration.hours() or Duration.days()');
+      fail(subject, field(prop('schedule'), 'duration'), Number.isNaN(seconds) ? duration : `${seconds}s`,
+        'must be a positive whole number of minutes (Argo CD checks windows once a minute)', hint`use ${call('Duration', 'hours')} or ${call('Duration', 'days')}`);
     }
     const timeZone = props.timeZone ?? 'UTC';
     if (!isTimeZone(timeZone)) {
-      fail(subject, 'timeZone', timeZone, 'is not an IANA time zone', "use a name such as 'UTC', 'Europe/Berlin' or 'America/New_York'");
+      fail(subject, prop('timeZone'), timeZone, 'is not an IANA time zone', "use a name such as 'UTC', 'Europe/Berlin' or 'America/New_York'");
     }
     for (const stage of props.stages ?? []) {
       const problem = dns1123LabelProblem(stage);
-      if (problem) fail(subject, 'stages', stage, problem, 'name pipeline stages, e.g. "prod"');
+      if (problem) fail(subject, prop('stages'), stage, problem, 'name pipeline stages, e.g. "prod"');
     }
     this.reason = reason;
     this.schedule = schedule;
@@ -170,10 +172,10 @@ export class FreezeOverride {
     const subject = 'FreezeOverride';
     const by = typeof props.by === 'string' ? props.by.trim() : '';
     const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
-    if (by === '') fail(subject, 'by', props.by, 'is empty', 'name who approved shipping during the freeze');
-    if (reason === '') fail(subject, 'reason', props.reason, 'is empty', 'say why the change cannot wait, e.g. a CVE or incident id');
+    if (by === '') fail(subject, prop('by'), props.by, 'is empty', 'name who approved shipping during the freeze');
+    if (reason === '') fail(subject, prop('reason'), props.reason, 'is empty', 'say why the change cannot wait, e.g. a CVE or incident id');
     if (props.until !== undefined && !/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(props.until)) {
-      fail(subject, 'until', props.until, 'is not an ISO date', "use '2026-12-24' or '2026-12-24T18:00:00Z'");
+      fail(subject, prop('until'), props.until, 'is not an ISO date', "use '2026-12-24' or '2026-12-24T18:00:00Z'");
     }
     return new FreezeOverride(by, reason, props.until);
   }

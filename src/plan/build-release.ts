@@ -17,6 +17,7 @@ import { ClusterSelector } from '../fleet/cluster-selector';
 import { webhookReceiverProblems } from '../fleet/webhook-config';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { checkFreezes } from '../pipeline/freeze-checks';
+import { call, hint, prop, str, struct } from '../util/code-hint';
 import { describe, ProblemList } from '../util/errors';
 import { RenderedVerification } from '../verification/render';
 import { Verification } from '../verification/verification';
@@ -37,7 +38,8 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
   checkAppProps(problems, appName, props);
   const freezes = checkFreezes(problems, 'freezes', props.freezes ?? []);
   if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
-    problems.check('freezeOverride', props.freezeOverride, 'must be a FreezeOverride', "use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })");
+    problems.check(prop('freezeOverride'), props.freezeOverride, 'must be a FreezeOverride',
+      hint`use ${call('FreezeOverride', 'of', struct('FreezeOverrideProps', { by: str('alice@acme.example'), reason: str('CVE-2026-1234') }))}`);
   }
   webhookReceiverProblems(problems, 'webhookReceivers', props.webhookReceivers ?? []);
   const before = problems.size;

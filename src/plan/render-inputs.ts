@@ -1,5 +1,6 @@
 import { PlacedCluster } from './app-release';
 import { ManifestSource } from '../artifact/manifest-source';
+import { hint, prop } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 
 const LISTED = 5;
@@ -17,7 +18,7 @@ export function checkRenderInputs(problems: ProblemList, source: ManifestSource,
   const unknown = [...new Set(clusters.filter(c => c.variables.kubernetesVersion === undefined).map(c => c.name))].sort();
   if (unknown.length === 0) return;
   const shown = unknown.slice(0, LISTED).map(n => show(n)).join(', ') + (unknown.length > LISTED ? ` and ${unknown.length - LISTED} more` : '');
-  problems.add(describe('kubernetesVersion', unknown, 'must be set on every cluster of its placement: helm-template needs it to render the chart as '
+  problems.add(describe(prop('kubernetesVersion'), unknown, 'must be set on every cluster of its placement: helm-template needs it to render the chart as '
     + 'helm install would for them (.Capabilities.KubeVersion and the chart\'s kubeVersion constraint would see Helm\'s built-in default)',
-  'set kubernetesVersion on these clusters (Terraform output: kubernetes_version), or narrow the app\'s targets', () => `none on cluster(s) ${shown}`));
+  hint`set ${prop('kubernetesVersion')} on these clusters (Terraform output: kubernetes_version), or narrow the app's targets`, () => `none on cluster(s) ${shown}`));
 }

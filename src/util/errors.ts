@@ -1,4 +1,12 @@
+import { FieldName, fieldText } from './code-hint';
 import { redactSecrets } from './redact';
+
+/**
+ * A field a message names: a `FieldName` (`prop('caData')`, `field('eks', prop('clusterName'))`),
+ * which each language's user reads in their own spelling, or prose kept as it is.
+ * @internal
+ */
+export type Field = string | FieldName;
 
 /**
  * Collects every problem found in one piece of user input, so that synth reports all of them
@@ -18,7 +26,7 @@ export class ProblemList {
   }
 
   /** Adds `field: <problem>, got <value>; <fix>` when `problem` is defined. */
-  public check(field: string, value: unknown, problem: string | undefined, fix?: string): void {
+  public check(field: Field, value: unknown, problem: string | undefined, fix?: string): void {
     if (problem === undefined) return;
     this.add(describe(field, value, problem, fix));
   }
@@ -40,11 +48,12 @@ export class ProblemList {
 /**
  * Formats one validation message: the field, what is wrong, the value received, and the fix.
  * Every validation message of the library has this form; `render` shows the value (the
- * Terraform reader passes one that redacts credentials).
+ * Terraform reader passes one that redacts credentials). A `FieldName` is spelled the way the
+ * running program's language names it (`ca_data` for Python, `CaData` for Go).
  * @internal
  */
-export function describe(field: string, value: unknown, problem: string, fix?: string, render: (value: unknown) => string = show): string {
-  return `${field} ${problem}, got ${render(value)}${fix ? `; ${fix}` : ''}`;
+export function describe(field: Field, value: unknown, problem: string, fix?: string, render: (value: unknown) => string = show): string {
+  return `${fieldText(field)} ${problem}, got ${render(value)}${fix ? `; ${fix}` : ''}`;
 }
 
 /**
@@ -53,8 +62,8 @@ export function describe(field: string, value: unknown, problem: string, fix?: s
  * formatter wrote (`describe` or another `within`).
  * @internal
  */
-export function within(subject: string, problem: string): string {
-  return `${subject}: ${problem}`;
+export function within(subject: Field, problem: string): string {
+  return `${fieldText(subject)}: ${problem}`;
 }
 
 /**
@@ -69,7 +78,7 @@ export function problemListing(subject: string, problems: readonly string[]): st
  * Throws a single validation error for `subject`.
  * @internal
  */
-export function fail(subject: string, field: string, value: unknown, problem: string, fix?: string): never {
+export function fail(subject: string, field: Field, value: unknown, problem: string, fix?: string): never {
   throw userError(`${subject}: ${describe(field, value, problem, fix)}`);
 }
 
@@ -111,9 +120,9 @@ export interface IHasProblems {
  * Adds the problems a value recorded, prefixed by the field it was given in.
  * @internal
  */
-export function reportValue(list: ProblemList, field: string, value: IHasProblems | undefined): void {
+export function reportValue(list: ProblemList, field: Field, value: IHasProblems | undefined): void {
   for (const p of value?._problems ?? []) {
-    list.add(within(field, p));
+    list.add(within(fieldText(field), p));
   }
 }
 

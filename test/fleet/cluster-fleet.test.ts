@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { Accelerator, ClusterAuth, ClusterFleet, ClusterOptions, CloudProvider, PlatformLabels, Tier } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 import { managedAuth, SMALL_FLEET, TEST_CA } from '../support/fixtures';
 
 const base: ClusterOptions = { name: 'c1', server: 'https://c1.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV, auth: managedAuth(CloudProvider.AWS, 'c1') };
@@ -133,5 +134,45 @@ describe('ClusterFleet', () => {
 
   test('fails if the Argo CD namespace is invalid', () => {
     expect(() => new ClusterFleet(Testing.app(), 'fleet', { argoCdNamespace: 'Argo CD' })).toThrow(/argoCdNamespace must consist of lowercase/);
+  });
+});
+
+// A Python, Java, Go or .NET program runs the same code in Node (jsii): the message names the
+// fields and the calls the way that program writes them. The language is set for the call
+// (HostLanguage.using), as JSII_AGENT would set it, without touching the process's environment.
+describe('ClusterFleet messages in the user\'s language', () => {
+  const message = (language: HostLanguage, change: Partial<ClusterOptions>) => {
+    try {
+      HostLanguage.using(language, () => fleetOf({ ...base, ...change }));
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'no error';
+  };
+  const SUBJECT = 'ClusterFleet \'fleet\': cluster "c1": ';
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, "auth is required for provider \"aws\" with the central Argo CD, got nothing; use ClusterAuth.eks({ clusterName: '<EKS cluster name>' }, { caData: '<base64 PEM of the cluster CA>' })"],
+    [HostLanguage.PYTHON, 'auth is required for provider "aws" with the central Argo CD, got nothing; use ClusterAuth.eks(EksAuthOptions(cluster_name="<EKS cluster name>"), ca_data="<base64 PEM of the cluster CA>")'],
+    [HostLanguage.JAVA, 'auth is required for provider "aws" with the central Argo CD, got nothing; use ClusterAuth.eks(EksAuthOptions.builder().clusterName("<EKS cluster name>").build(), ClusterTlsOptions.builder().caData("<base64 PEM of the cluster CA>").build())'],
+    [HostLanguage.GO, 'Auth is required for provider "aws" with the central Argo CD, got nothing; use ClusterAuth_Eks(&EksAuthOptions{ClusterName: jsii.String("<EKS cluster name>")}, &ClusterTlsOptions{CaData: jsii.String("<base64 PEM of the cluster CA>")})'],
+    [HostLanguage.DOTNET, 'Auth is required for provider "aws" with the central Argo CD, got nothing; use ClusterAuth.Eks(new EksAuthOptions { ClusterName = "<EKS cluster name>" }, new ClusterTlsOptions { CaData = "<base64 PEM of the cluster CA>" })'],
+  ])('fails if an AWS cluster has no auth, in %s', (language, expected) => {
+    expect(message(language, { auth: undefined })).toBe(SUBJECT + expected);
+  });
+
+  test('fails if a cluster has no CA or a malformed version, naming the fields as Python does', () => {
+    expect(message(HostLanguage.PYTHON, { provider: CloudProvider.GCP, auth: ClusterAuth.gke() })).toBe(`${SUBJECT}auth ca_data is required for provider "gcp" `
+      + 'with the central Argo CD: its API server\'s certificate is signed by the cluster\'s own CA, got nothing; use ClusterAuth.gke(ca_data="<base64 PEM of the cluster CA>")');
+    expect(message(HostLanguage.PYTHON, { kubernetesVersion: 'latest' })).toMatch(/^ClusterFleet 'fleet': cluster "c1": kubernetes_version must look like "1.31"/);
+    // a value object words its problems when it is made: in a Go program it is made in Go
+    const { GO, PYTHON } = HostLanguage;
+    expect(HostLanguage.using(GO, () => message(GO, { auth: ClusterAuth.eks({ clusterName: '' }, { caData: TEST_CA }) }))).toMatch(/Auth: eks ClusterName is required, got ""/);
+    expect(HostLanguage.using(PYTHON, () => message(PYTHON, { auth: ClusterAuth.gke({ caData: '-----BEGIN CERTIFICATE-----' }) })))
+      .toMatch(/auth: ca_data must be base64-encoded, but is a raw PEM, got "-----BEGIN CERTIFICATE-----"; base64-encode the PEM, e.g. base64.b64encode\(pem.encode\(\)\).decode\(\)$/);
+  });
+
+  test('fails if the tier is not a Tier, with the tiers as a Go program names them', () => {
+    expect(message(HostLanguage.GO, { tier: 'prod' as unknown as Tier })).toMatch(/Tier must be a Tier, got "prod"; use Tier_DEV\(\), Tier_STAGING\(\), Tier_PROD\(\) or Tier_Of\(\)/);
   });
 });
