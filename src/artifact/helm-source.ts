@@ -4,6 +4,7 @@ import { clusterManifests, SRC, WORK, withTokens } from './promotion-dirs';
 import { checkPath, checkRepo, RenderContext, RenderedCluster, RenderOptions, SourceType } from './source-type';
 import { clusterVariables, RELEASE_VARIABLES, RENDER_ONLY_VARIABLES, renderOnlyVariables } from '../contracts/cluster-variables';
 import { expr, textVariable, variable } from '../contracts/expressions';
+import { call, field, hint, prop, shorthand } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { apiVersionProblem } from '../util/names';
 import { pathWithin } from '../util/repo-paths';
@@ -79,12 +80,12 @@ export function helmSource(options: HelmSourceOptions): SourceType<HelmSourceOpt
   for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
   for (const v of options.apiVersions ?? []) {
     const problem = apiVersionProblem(v);
-    if (problem) problems.push(describe('helm apiVersions', v, problem, 'use "<group>/<version>" or "<group>/<version>/<Kind>"'));
+    if (problem) problems.push(describe(field('helm', prop('apiVersions')), v, problem, 'use "<group>/<version>" or "<group>/<version>/<Kind>"'));
   }
   if (options.releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.releaseName)) {
-    problems.push(describe('helm releaseName', options.releaseName, 'must be a DNS-1123 label', 'use lowercase letters, digits and dashes'));
+    problems.push(describe(field('helm', prop('releaseName')), options.releaseName, 'must be a DNS-1123 label', 'use lowercase letters, digits and dashes'));
   } else if (options.releaseName !== undefined && helmReleaseNameLengthProblem(options.releaseName)) {
-    problems.push(describe('helm releaseName', options.releaseName, helmReleaseNameLengthProblem(options.releaseName)!,
+    problems.push(describe(field('helm', prop('releaseName')), options.releaseName, helmReleaseNameLengthProblem(options.releaseName)!,
       'shorten it: helm template refuses longer release names'));
   }
   return new HelmSource(options, problems);
@@ -127,7 +128,7 @@ class HelmSource implements SourceType<HelmSourceOptions> {
   public checkAppName(problems: ProblemList, appName: string): void {
     if (this.options.releaseName !== undefined) return;
     const tooLong = helmReleaseNameLengthProblem(appName);
-    problems.check('appName', appName, tooLong && `is the Helm release name, which ${tooLong}`, 'shorten the app name or set ManifestSource.helm({ releaseName })');
+    problems.check('appName', appName, tooLong && `is the Helm release name, which ${tooLong}`, hint`shorten the app name or set ${call('ManifestSource', 'helm', shorthand('HelmSourceOptions', 'releaseName'))}`);
   }
 
   /** Beyond the cluster variables, what helm-template assumes of the cluster. */

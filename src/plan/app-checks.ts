@@ -5,6 +5,7 @@ import { PlatformAppProps } from './platform-app-props';
 import { gitUrlProblem } from '../artifact/git-artifact';
 import { sourceArtifact, warehouseArtifacts } from '../artifact/manifest-source';
 import { duplicates } from '../util/collections';
+import { call, hint, prop, shorthand, str } from '../util/code-hint';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 
@@ -28,12 +29,12 @@ export function checkAppProps(problems: ProblemList, appName: string, props: Pla
   checkSubscriptions(problems, props);
   checkArtifactsReachRender(problems, props);
   checkExemptions(problems, props.exemptions ?? []);
-  reportValue(problems, 'releaseRepoCredentials', props.releaseRepoCredentials);
-  reportValue(problems, 'releaseRepoArgoCdCredentials', props.releaseRepoArgoCdCredentials);
+  reportValue(problems, prop('releaseRepoCredentials'), props.releaseRepoCredentials);
+  reportValue(problems, prop('releaseRepoArgoCdCredentials'), props.releaseRepoArgoCdCredentials);
   for (const [i, r] of (props.clusterResources ?? []).entries()) {
-    problems.check(`clusterResources[${i}].kind`, r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase',
+    problems.check(prop('clusterResources', i, 'kind'), r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase',
       'use e.g. "CustomResourceDefinition"');
-    problems.check(`clusterResources[${i}].group`, r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)',
+    problems.check(prop('clusterResources', i, 'group'), r.group, r.group === '' || /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.group ?? '') ? undefined : 'must be an API group (empty for core)',
       'use e.g. "apiextensions.k8s.io", or "" for the core group');
   }
 }
@@ -45,22 +46,22 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
     problems.add(describe('appName', appName, 'is the name of a system namespace, which the app\'s Kargo Project would take over', 'choose another name'));
   }
   if (props.namespace !== undefined) {
-    problems.check('namespace', props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
+    problems.check(prop('namespace'), props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
   }
   checkOwner(problems, props.owner);
-  problems.check('releaseRepo', props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp),
+  problems.check(prop('releaseRepo'), props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp),
     'use the https:// clone URL of the release repository');
 }
 
 function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {
   (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
-  reportValue(problems, 'source', props.source);
+  reportValue(problems, prop('source'), props.source);
   props.source?._type.checkAppName(problems, appName);
-  reportValue(problems, 'targets', props.targets);
+  reportValue(problems, prop('targets'), props.targets);
   (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
-  if (!props.source) problems.add(describe('source', undefined, 'is required', 'use ManifestSource.helm() or ManifestSource.kustomize()'));
+  if (!props.source) problems.add(describe(prop('source'), undefined, 'is required', hint`use ${call('ManifestSource', 'helm')} or ${call('ManifestSource', 'kustomize')}`));
   if (!props.artifacts || props.artifacts.length === 0) {
-    problems.add(describe('artifacts', props.artifacts, 'must list at least one artifact', 'add e.g. Artifact.image(\'ghcr.io/acme/app\')'));
+    problems.add(describe(prop('artifacts'), props.artifacts, 'must list at least one artifact', hint`add e.g. ${call('Artifact', 'image', str('ghcr.io/acme/app'))}`));
   }
 }
 
@@ -70,7 +71,7 @@ function checkSubscriptions(problems: ProblemList, props: PlatformAppProps) {
   const subscriptions = props.source ? warehouseArtifacts(props.source, props.artifacts ?? []) : (props.artifacts ?? []).map(a => a._type);
   const identities = subscriptions.map(s => s.subscriptionIdentity);
   const repos = duplicates(identities).flatMap(dup => [...new Set(subscriptions.filter((_, i) => identities[i] === dup).map(s => `${s.kind}:${s.repoUrl}`))]);
-  problems.check('artifacts', repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
+  problems.check(prop('artifacts'), repos, repos.length > 0 ? 'must not subscribe to the same repository twice' : undefined,
     'Kargo rejects duplicate subscriptions and compares URLs without case, trailing slashes and .git: declare each repository once, spelled one way');
   const explicitBranch = explicitSource?._type.branch;
   if (explicitBranch !== undefined && explicitBranch !== props.source.branch) {
@@ -81,25 +82,25 @@ function checkSubscriptions(problems: ProblemList, props: PlatformAppProps) {
 
 function checkExemptions(problems: ProblemList, exemptions: StandardsExemption[]) {
   exemptions.forEach((e, i) => {
-    problems.check(`exemptions[${i}].ruleId`, e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id',
+    problems.check(prop('exemptions', i, 'ruleId'), e.ruleId, /^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.ruleId ?? '') ? undefined : 'must be a rule id',
       'use the id of a standards rule, e.g. "prod-gate"');
-    problems.check(`exemptions[${i}].justification`, e.justification, (e.justification ?? '').trim().length >= 10 ? undefined
+    problems.check(prop('exemptions', i, 'justification'), e.justification, (e.justification ?? '').trim().length >= 10 ? undefined
       : 'must explain in a sentence why the app may break the rule', 'say why, and who agreed');
   });
   const dup = duplicates(exemptions.map(e => e.ruleId));
-  if (dup.length > 0) problems.add(describe('exemptions', dup, 'name rule(s) more than once', 'give one justification per rule'));
+  if (dup.length > 0) problems.add(describe(prop('exemptions'), dup, 'name rule(s) more than once', 'give one justification per rule'));
 }
 
 function checkOwner(problems: ProblemList, owner: AppOwner | undefined) {
   if (!owner) {
-    problems.add(describe('owner', undefined, 'is required', 'set { team, contact }'));
+    problems.add(describe(prop('owner'), undefined, 'is required', hint`set ${shorthand('AppOwner', 'team', 'contact')}`));
     return;
   }
-  problems.check('owner.team', owner.team, owner.team ? labelValueProblem(owner.team) : 'must not be empty', 'use the team\'s short name');
-  problems.check('owner.contact', owner.contact, owner.contact && owner.contact.trim() ? undefined : 'must not be empty',
+  problems.check(prop('owner', 'team'), owner.team, owner.team ? labelValueProblem(owner.team) : 'must not be empty', 'use the team\'s short name');
+  problems.check(prop('owner', 'contact'), owner.contact, owner.contact && owner.contact.trim() ? undefined : 'must not be empty',
     'name a channel, address or rota where the team can be reached');
   for (const g of owner.groups ?? []) {
-    problems.check('owner.groups', g, g.trim() === '' || /[,\s]/.test(g) ? 'must be OIDC group names without spaces or commas' : undefined,
+    problems.check(prop('owner', 'groups'), g, g.trim() === '' || /[,\s]/.test(g) ? 'must be OIDC group names without spaces or commas' : undefined,
       'give one group per entry, as your identity provider names it');
   }
 }

@@ -18,7 +18,7 @@ export interface Spelled {
  */
 export class FieldName implements Spelled {
   /** @param _parts prose words, and prop paths as arrays of TypeScript names */
-  public constructor(public readonly _parts: ReadonlyArray<string | readonly string[]>) {}
+  public constructor(public readonly _parts: ReadonlyArray<string | ReadonlyArray<string | number>>) {}
 
   public spell(language: HostLanguage): string {
     return this._parts.map(p => (typeof p === 'string' ? p : language.propPath(p))).join(' ');
@@ -27,10 +27,10 @@ export class FieldName implements Spelled {
 
 /**
  * A prop path, `prop('auth', 'caData')`: `auth.caData` in TypeScript and Java, `auth.ca_data` in
- * Python, `Auth.CaData` in Go and .NET.
+ * Python, `Auth.CaData` in Go and .NET; a number is an index (`prop('exemptions', 0, 'ruleId')`).
  * @internal
  */
-export function prop(...names: string[]): FieldName {
+export function prop(...names: Array<string | number>): FieldName {
   return new FieldName([names]);
 }
 

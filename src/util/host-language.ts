@@ -5,7 +5,7 @@
  * - Python: `Python/<version>` (jsii 1.142.0 `jsii/_kernel/providers/process.py`, `_NodeProcess.start`);
  * - Java: `Java/<java.version>` (jsii-runtime 1.140.0 `software/amazon/jsii/JsiiRuntime.java`,
  *   `startRuntimeIfNeeded`);
- * - Go: `<runtime.Version()>/<GOOS>/<GOARCH>`, e.g. `go1.26.0/linux/amd64` (jsii-runtime-go v1.140.0
+ * - Go: `<runtime.Version()>/<GOOS>/<GOARCH>`, e.g. `go1.26.0/linux/amd64` (jsii-runtime-go v1.142.0
  *   `internal/kernel/process/process.go`, `NewProcess`);
  * - .NET: `DotNet/<Environment.Version>` (jsii `Amazon.JSII.Runtime/Services/NodeProcess.cs`, the
  *   `NodeProcess` constructor).
@@ -150,9 +150,9 @@ export class HostLanguage {
     return this.name;
   }
 
-  /** A prop path (`auth`, `caData`) as this language names it, joined by `.`. */
-  public propPath(names: readonly string[]): string {
-    return names.map(n => this.syntax.prop(n)).join('.');
+  /** A prop path (`auth`, `caData`; a number is an index) as this language names it: `auth.caData`, `clusterResources[0].kind`. */
+  public propPath(names: ReadonlyArray<string | number>): string {
+    return names.map((n, i) => (typeof n === 'number' ? `[${n}]` : `${i > 0 ? '.' : ''}${this.syntax.prop(n)}`)).join('');
   }
 
   /** `ClusterAuth.eks(...)` with `args` rendered; `lastStruct` is the last argument when it is a struct. */

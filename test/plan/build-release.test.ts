@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { ClusterSelector, DeployFreeze, FreezeSchedule, PlatformApp, Verification } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 import { appProps, world } from '../support/fixtures';
 
 /** The message a PlatformApp fails with, or undefined when it does not fail. */
@@ -49,5 +50,17 @@ describe('buildAppRelease', () => {
     const w = world();
     const message = failure(() => new PlatformApp(w.app, 'api', appProps(w, { owner: undefined as any })));
     expect(message).toBe('PlatformApp \'api\': owner is required, got nothing; set { team, contact }');
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, "freezeOverride must be a FreezeOverride, got {\"by\":\"alice\"}; use FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234' })"],
+    [HostLanguage.PYTHON, 'freeze_override must be a FreezeOverride, got {"by":"alice"}; use FreezeOverride.of(by="alice@acme.example", reason="CVE-2026-1234")'],
+    [HostLanguage.JAVA, 'freezeOverride must be a FreezeOverride, got {"by":"alice"}; use FreezeOverride.of(FreezeOverrideProps.builder().by("alice@acme.example").reason("CVE-2026-1234").build())'],
+    [HostLanguage.GO, 'FreezeOverride must be a FreezeOverride, got {"by":"alice"}; use FreezeOverride_Of(&FreezeOverrideProps{By: jsii.String("alice@acme.example"), Reason: jsii.String("CVE-2026-1234")})'],
+    [HostLanguage.DOTNET, 'FreezeOverride must be a FreezeOverride, got {"by":"alice"}; use FreezeOverride.Of(new FreezeOverrideProps { By = "alice@acme.example", Reason = "CVE-2026-1234" })'],
+  ])('fails if freezeOverride is not a FreezeOverride, in %s', (language, expected) => {
+    const w = world();
+    const message = HostLanguage.using(language, () => failure(() => new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: { by: 'alice' } as never }))));
+    expect(message).toBe(`PlatformApp 'api': ${expected}`);
   });
 });

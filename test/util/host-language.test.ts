@@ -42,6 +42,12 @@ group('HostLanguage', () => {
     expect(language.propPath(['auth', 'caData'])).toBe(path);
   });
 
+  test('an index follows its prop in every language', () => {
+    expect(HostLanguage.PYTHON.propPath(['clusterResources', 0, 'kind'])).toBe('cluster_resources[0].kind');
+    expect(HostLanguage.GO.propPath(['clusterResources', 0, 'kind'])).toBe('ClusterResources[0].Kind');
+    expect(HostLanguage.TYPESCRIPT.propPath(['exemptions', 2, 'ruleId'])).toBe('exemptions[2].ruleId');
+  });
+
   test('Python splits every word of a camelCase name, digits included', () => {
     expect(HostLanguage.PYTHON.propPath(['kubernetesVersion', 'roleArn', 'http2Enabled', 'repoUrl']))
       .toBe('kubernetes_version.role_arn.http2_enabled.repo_url');
