@@ -1,7 +1,7 @@
 import { Duration } from 'cdk8s';
+import { call, field, hint, num, prop, str } from '../util/code-hint';
 import { CronSchedule, parseCron } from '../util/cron';
 import { toGoDuration } from '../util/duration';
-import { call, field, hint, num, prop, str } from '../util/code-hint';
 import { fail } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 

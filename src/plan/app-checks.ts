@@ -4,8 +4,8 @@ import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
 import { gitUrlProblem } from '../artifact/git-artifact';
 import { sourceArtifact, warehouseArtifacts } from '../artifact/manifest-source';
-import { duplicates } from '../util/collections';
 import { call, hint, prop, shorthand, str } from '../util/code-hint';
+import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 

@@ -14,6 +14,8 @@
 
 /** How one language writes the pieces of a hint. */
 interface Syntax {
+  /** Python passes a method's last struct argument as keyword arguments (jsii's rule for Python). */
+  readonly keywordArguments: boolean;
   /** a prop of a struct or construct, given its TypeScript (camelCase) name */
   prop(name: string): string;
   /** a static method, as called: `ClusterAuth.eks` */
@@ -25,8 +27,6 @@ interface Syntax {
   /** a struct literal; `fields` are [TypeScript name, rendered value] */
   struct(type: string, fields: ReadonlyArray<readonly [string, string]>): string;
   list(items: readonly string[]): string;
-  /** Python passes a method's last struct argument as keyword arguments (jsii's rule for Python). */
-  readonly keywordArguments: boolean;
 }
 
 function words(camel: string): string[] {

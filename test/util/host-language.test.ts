@@ -28,7 +28,8 @@ group('HostLanguage', () => {
       throw new Error('x');
     })).toThrow('x');
     expect(HostLanguage.current()).toBe(HostLanguage.TYPESCRIPT);
-    expect(HostLanguage.using(HostLanguage.JAVA, () => HostLanguage.using(HostLanguage.DOTNET, () => HostLanguage.current()))).toBe(HostLanguage.DOTNET);
+    const nested = HostLanguage.using(HostLanguage.JAVA, () => HostLanguage.using(HostLanguage.DOTNET, () => HostLanguage.current()));
+    expect(nested).toBe(HostLanguage.DOTNET);
     expect(HostLanguage.current()).toBe(HostLanguage.TYPESCRIPT);
   });
 
