@@ -8,6 +8,7 @@ import { Join } from './join';
 import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { call, constant, field, fieldText, hint, memberCall, num, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
 import { describe, fail, ProblemList, reportValue, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -220,7 +221,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       this.addStage(stage);
     }
     this.node.addValidation({
-      validate: () => this._stages.length === 0 ? [describe('pipeline stages', [], 'must not be empty', 'add one with addStage()')] : [],
+      validate: () => this._stages.length === 0 ? [describe(field('pipeline', prop('stages')), [], 'must not be empty', hint`add one with ${memberCall('addStage')}`)] : [],
     });
   }
 
@@ -230,34 +231,37 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
   public addStage(options: PipelineStageOptions): PipelineStage {
     const subject = `PromotionPipeline '${this.pipelineName}'`;
     const problem = dns1123LabelProblem(options.name ?? '');
-    if (problem) fail(subject, 'stage name', options.name, problem, 'use a short DNS-1123 label such as "prod"');
+    if (problem) fail(subject, field('stage', prop('name')), options.name, problem, 'use a short DNS-1123 label such as "prod"');
     if (this._stages.some(s => s.name === options.name)) {
-      fail(subject, 'stage name', options.name, 'is already used in this pipeline', 'give every stage a unique name');
+      fail(subject, field('stage', prop('name')), options.name, 'is already used in this pipeline', 'give every stage a unique name');
     }
     if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
-      fail(subject, `stage ${show(options.name)} clusters`, options.clusters, 'must be a ClusterSelector', 'use ClusterSelector.tier(Tier.PROD) or similar');
+      fail(subject, field('stage', show(options.name), prop('clusters')), options.clusters, 'must be a ClusterSelector',
+        hint`use ${call('ClusterSelector', 'tier', constant('Tier', 'PROD'))} or similar`);
     }
     const freezeProblems = new ProblemList(subject);
-    checkFreezes(freezeProblems, `stage ${show(options.name)} freezes`, options.freezes ?? [], options.name);
+    checkFreezes(freezeProblems, fieldText(field('stage', show(options.name), prop('freezes'))), options.freezes ?? [], options.name);
     freezeProblems.throwIfAny();
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
-    if (nsProblem) fail(subject, `stage ${show(options.name)} namespace`, options.namespace, ...nsProblem);
+    if (nsProblem) fail(subject, field('stage', show(options.name), prop('namespace')), options.namespace, ...nsProblem);
     this.checkGraph(subject, options);
-    if (options.waveBudget) checkWaveBudget(subject, `stage ${show(options.name)} waveBudget`, options.waveBudget);
+    if (options.waveBudget) checkWaveBudget(subject, fieldText(field('stage', show(options.name), prop('waveBudget'))), options.waveBudget);
     const problems = new ProblemList(subject);
-    reportValue(problems, `stage ${show(options.name)} clusters`, options.clusters);
-    reportValue(problems, `stage ${show(options.name)} approval`, options.approval);
-    reportValue(problems, `stage ${show(options.name)} waves`, options.waves);
-    reportValue(problems, `stage ${show(options.name)} fanOut`, options.fanOut);
+    reportValue(problems, field('stage', show(options.name), prop('clusters')), options.clusters);
+    reportValue(problems, field('stage', show(options.name), prop('approval')), options.approval);
+    reportValue(problems, field('stage', show(options.name), prop('waves')), options.waves);
+    reportValue(problems, field('stage', show(options.name), prop('fanOut')), options.fanOut);
     for (const p of verificationProblems(options.verification ?? [])) problems.add(within(`stage ${show(options.name)}`, p));
     problems.throwIfAny();
     if (options.soak !== undefined) {
       if (typeof (options.soak as any)?.toSeconds !== 'function') {
-        fail(subject, `stage ${show(options.name)} soak`, options.soak, 'must be a Duration', 'use Duration.minutes(30) or Duration.hours(1)');
+        fail(subject, field('stage', show(options.name), prop('soak')), options.soak, 'must be a Duration',
+          hint`use ${call('Duration', 'minutes', num(30))} or ${call('Duration', 'hours', num(1))}`);
       }
       const seconds = options.soak.toSeconds({ integral: false });
       if (!(Number.isInteger(seconds) && seconds > 0)) {
-        fail(subject, `stage ${show(options.name)} soak`, `${seconds}s`, 'must be a positive whole number of seconds', 'use Duration.minutes() or Duration.hours()');
+        fail(subject, field('stage', show(options.name), prop('soak')), `${seconds}s`, 'must be a positive whole number of seconds',
+          hint`use ${call('Duration', 'minutes')} or ${call('Duration', 'hours')}`);
       }
     }
     const stage = new PipelineStage(options, this._stages[this._stages.length - 1]?.name);

@@ -118,6 +118,11 @@ export function call(type: string, method: string, ...args: Code[]): Code {
   });
 }
 
+/** A call of a method of an object the user has: `addStage()`, Python `add_stage()`. @internal */
+export function memberCall(method: string, ...args: Code[]): Code {
+  return spelled(l => l.memberCall(method, args.map(a => a.spell(l))));
+}
+
 /**
  * Prose with code in it, rendered for the running program's language: the text a fix or a
  * problem says, e.g. hint`use ${call(...)}` or hint`set ${prop('kubernetesVersion')} on them`.

@@ -18,6 +18,8 @@ interface Syntax {
   readonly keywordArguments: boolean;
   /** a prop of a struct or construct, given its TypeScript (camelCase) name */
   prop(name: string): string;
+  /** an instance method: `addStage` */
+  instanceMethod(name: string): string;
   /** a static method, as called: `ClusterAuth.eks` */
   method(type: string, name: string): string;
   /** a static constant of an enum-like class: `Tier.DEV` */
@@ -46,6 +48,7 @@ const fieldList = (fields: ReadonlyArray<readonly [string, string]>, render: (na
   fields.map(([name, value]) => render(name, value)).join(', ');
 
 const TYPESCRIPT: Syntax = {
+  instanceMethod: name => name,
   number: String,
   prop: name => name,
   method: (type, name) => `${type}.${name}`,
@@ -57,6 +60,7 @@ const TYPESCRIPT: Syntax = {
 };
 
 const PYTHON: Syntax = {
+  instanceMethod: snake,
   number: String,
   prop: snake,
   method: (type, name) => `${type}.${snake(name)}`,
@@ -68,6 +72,7 @@ const PYTHON: Syntax = {
 };
 
 const JAVA: Syntax = {
+  instanceMethod: name => name,
   number: String,
   prop: name => name,
   method: (type, name) => `${type}.${name}`,
@@ -79,6 +84,7 @@ const JAVA: Syntax = {
 };
 
 const GO: Syntax = {
+  instanceMethod: pascal,
   number: value => `jsii.Number(${value})`,
   prop: pascal,
   method: (type, name) => `${type}_${pascal(name)}`,
@@ -91,6 +97,7 @@ const GO: Syntax = {
 };
 
 const DOTNET: Syntax = {
+  instanceMethod: pascal,
   number: String,
   prop: pascal,
   method: (type, name) => `${type}.${pascal(name)}`,
@@ -162,6 +169,11 @@ export class HostLanguage {
       return `${this.syntax.method(type, method)}(${[...args.slice(0, -1), ...keywords].join(', ')})`;
     }
     return `${this.syntax.method(type, method)}(${args.join(', ')})`;
+  }
+
+  /** A call of a method of an object the user has, `addStage()`. */
+  public memberCall(method: string, args: readonly string[]): string {
+    return `${this.syntax.instanceMethod(method)}(${args.join(', ')})`;
   }
 
   public constant(type: string, name: string): string {

@@ -6,6 +6,7 @@ import {
   SelectorOperator, Tier, Verification, Waves,
 } from '../../src';
 import { simulateControllers } from '../../src/testkit';
+import { HostLanguage } from '../../src/util/host-language';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
 import { SimulatedFreight } from '../../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';
@@ -62,6 +63,19 @@ describe('PromotionPipeline', () => {
     expect(() => new PromotionPipeline(Testing.app(), 'p', {
       stages: [{ name: 'prod', clusters: ClusterSelector.all(), waves: Waves.byLabel('ring', ['a', 'a']) }],
     })).toThrow(/Waves.byLabel\("ring"\) values must be unique, but name "a" twice, got \["a","a"\]/);
+  });
+
+  test('fails if a stage is wrong, naming the fields and calls as a Python or Go program writes them', () => {
+    const pipeline = (stage: object) => () => new PromotionPipeline(Testing.app(), 'p', { stages: [stage as never] });
+    expect(() => HostLanguage.using(HostLanguage.PYTHON, pipeline({ name: 'prod', clusters: 'prod' }))).toThrow(
+      'PromotionPipeline \'p\': stage "prod" clusters must be a ClusterSelector, got "prod"; use ClusterSelector.tier(Tier.PROD) or similar');
+    expect(() => HostLanguage.using(HostLanguage.GO, pipeline({ name: 'prod', clusters: 'prod' }))).toThrow(
+      'PromotionPipeline \'p\': stage "prod" Clusters must be a ClusterSelector, got "prod"; use ClusterSelector_Tier(Tier_PROD()) or similar');
+    expect(() => HostLanguage.using(HostLanguage.GO, pipeline({ name: 'prod', clusters: ClusterSelector.all(), soak: '1h' }))).toThrow(
+      'stage "prod" Soak must be a Duration, got "1h"; use Duration_Minutes(jsii.Number(30)) or Duration_Hours(jsii.Number(1))');
+    const app = Testing.app();
+    new PromotionPipeline(app, 'empty');
+    expect(() => HostLanguage.using(HostLanguage.PYTHON, () => app.synth())).toThrow(/pipeline stages must not be empty, got \[\]; add one with add_stage\(\)/);
   });
 
   test('fails if a soak time is not a duration', () => {

@@ -1,5 +1,5 @@
 import { describe as group, expect, test } from 'vitest';
-import { call, constant, ETC, field, hint, idiom, list, num, placeholder, prop, shorthand, str, struct } from '../../src/util/code-hint';
+import { call, constant, ETC, field, hint, idiom, list, memberCall, num, placeholder, prop, shorthand, str, struct } from '../../src/util/code-hint';
 import { describe } from '../../src/util/errors';
 import { HostLanguage } from '../../src/util/host-language';
 
@@ -46,6 +46,7 @@ group('code in hints, as each language writes it', () => {
       'VerificationArg.fromSecret()', 'VerificationArg_FromSecret()', 'VerificationArg.FromSecret()']);
     expect(inEach(shorthand('ClusterTlsOptions', 'caData'))).toEqual(['{ caData }', 'ClusterTlsOptions(ca_data=...)',
       'ClusterTlsOptions.builder().caData(...).build()', '&ClusterTlsOptions{CaData: ...}', 'new ClusterTlsOptions { CaData = ... }']);
+    expect(inEach(memberCall('addStage', str('prod')))).toEqual(["addStage('prod')", 'add_stage("prod")', 'addStage("prod")', 'AddStage(jsii.String("prod"))', 'AddStage("prod")']);
     expect(inEach(idiom({ typescript: 'a', python: 'b', java: 'c', go: 'd', dotnet: 'e' }))).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
