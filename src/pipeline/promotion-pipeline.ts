@@ -8,7 +8,7 @@ import { Join } from './join';
 import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
-import { call, constant, field, fieldText, hint, memberCall, num, prop } from '../util/code-hint';
+import { call, constant, field as fieldOf, fieldText, hint, memberCall, num, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
 import { describe, fail, ProblemList, reportValue, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -221,7 +221,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       this.addStage(stage);
     }
     this.node.addValidation({
-      validate: () => this._stages.length === 0 ? [describe(field('pipeline', prop('stages')), [], 'must not be empty', hint`add one with ${memberCall('addStage')}`)] : [],
+      validate: () => this._stages.length === 0 ? [describe(fieldOf('pipeline', prop('stages')), [], 'must not be empty', hint`add one with ${memberCall('addStage')}`)] : [],
     });
   }
 
@@ -231,36 +231,36 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
   public addStage(options: PipelineStageOptions): PipelineStage {
     const subject = `PromotionPipeline '${this.pipelineName}'`;
     const problem = dns1123LabelProblem(options.name ?? '');
-    if (problem) fail(subject, field('stage', prop('name')), options.name, problem, 'use a short DNS-1123 label such as "prod"');
+    if (problem) fail(subject, fieldOf('stage', prop('name')), options.name, problem, 'use a short DNS-1123 label such as "prod"');
     if (this._stages.some(s => s.name === options.name)) {
-      fail(subject, field('stage', prop('name')), options.name, 'is already used in this pipeline', 'give every stage a unique name');
+      fail(subject, fieldOf('stage', prop('name')), options.name, 'is already used in this pipeline', 'give every stage a unique name');
     }
     if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
-      fail(subject, field('stage', show(options.name), prop('clusters')), options.clusters, 'must be a ClusterSelector',
+      fail(subject, fieldOf('stage', show(options.name), prop('clusters')), options.clusters, 'must be a ClusterSelector',
         hint`use ${call('ClusterSelector', 'tier', constant('Tier', 'PROD'))} or similar`);
     }
     const freezeProblems = new ProblemList(subject);
-    checkFreezes(freezeProblems, fieldText(field('stage', show(options.name), prop('freezes'))), options.freezes ?? [], options.name);
+    checkFreezes(freezeProblems, fieldText(fieldOf('stage', show(options.name), prop('freezes'))), options.freezes ?? [], options.name);
     freezeProblems.throwIfAny();
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
-    if (nsProblem) fail(subject, field('stage', show(options.name), prop('namespace')), options.namespace, ...nsProblem);
+    if (nsProblem) fail(subject, fieldOf('stage', show(options.name), prop('namespace')), options.namespace, ...nsProblem);
     this.checkGraph(subject, options);
-    if (options.waveBudget) checkWaveBudget(subject, fieldText(field('stage', show(options.name), prop('waveBudget'))), options.waveBudget);
+    if (options.waveBudget) checkWaveBudget(subject, fieldText(fieldOf('stage', show(options.name), prop('waveBudget'))), options.waveBudget);
     const problems = new ProblemList(subject);
-    reportValue(problems, field('stage', show(options.name), prop('clusters')), options.clusters);
-    reportValue(problems, field('stage', show(options.name), prop('approval')), options.approval);
-    reportValue(problems, field('stage', show(options.name), prop('waves')), options.waves);
-    reportValue(problems, field('stage', show(options.name), prop('fanOut')), options.fanOut);
+    reportValue(problems, fieldOf('stage', show(options.name), prop('clusters')), options.clusters);
+    reportValue(problems, fieldOf('stage', show(options.name), prop('approval')), options.approval);
+    reportValue(problems, fieldOf('stage', show(options.name), prop('waves')), options.waves);
+    reportValue(problems, fieldOf('stage', show(options.name), prop('fanOut')), options.fanOut);
     for (const p of verificationProblems(options.verification ?? [])) problems.add(within(`stage ${show(options.name)}`, p));
     problems.throwIfAny();
     if (options.soak !== undefined) {
       if (typeof (options.soak as any)?.toSeconds !== 'function') {
-        fail(subject, field('stage', show(options.name), prop('soak')), options.soak, 'must be a Duration',
+        fail(subject, fieldOf('stage', show(options.name), prop('soak')), options.soak, 'must be a Duration',
           hint`use ${call('Duration', 'minutes', num(30))} or ${call('Duration', 'hours', num(1))}`);
       }
       const seconds = options.soak.toSeconds({ integral: false });
       if (!(Number.isInteger(seconds) && seconds > 0)) {
-        fail(subject, field('stage', show(options.name), prop('soak')), `${seconds}s`, 'must be a positive whole number of seconds',
+        fail(subject, fieldOf('stage', show(options.name), prop('soak')), `${seconds}s`, 'must be a positive whole number of seconds',
           hint`use ${call('Duration', 'minutes')} or ${call('Duration', 'hours')}`);
       }
     }

@@ -6,12 +6,12 @@ import {
   SelectorOperator, Tier, Verification, Waves,
 } from '../../src';
 import { simulateControllers } from '../../src/testkit';
-import { HostLanguage } from '../../src/util/host-language';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
 import { SimulatedFreight } from '../../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';
 import { StepEnv } from '../../src/testkit/model/kargo-steps';
 import { inflateSteps, runPromotion } from '../../src/testkit/model/promotion-runner';
+import { HostLanguage } from '../../src/util/host-language';
 import { appProps, managedAuth } from '../support/fixtures';
 import { modelInput, unexpectedFindings } from '../support/known-controller-problems';
 
