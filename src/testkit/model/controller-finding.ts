@@ -9,49 +9,186 @@ export interface ControllerFinding extends ManifestIssue {
   readonly code: string;
 }
 
-/** Every code the model reports, with the upstream behaviour it stands for. */
-export const CONTROLLER_FINDING_CODES: Record<string, string> = {
-  'project-not-found': 'the Application names an AppProject that does not exist',
-  'namespace-not-permitted': 'CreateNamespace=true creates a Namespace the AppProject does not permit',
-  'destination-not-permitted': 'the destination cluster/namespace is not among the AppProject destinations',
-  'source-repo-not-permitted': 'the source repository is not among the AppProject sourceRepos',
-  'cluster-not-found': 'the destination names a cluster Argo CD has no Secret for',
-  'application-name-conflict': 'ApplicationSets generate two Applications with one name: one of them never deploys',
-  'applicationset-ownership-conflict': 'after a fleet change an ApplicationSet generates an Application another one controls: its reconcile is blocked for good',
-  'applicationset-application-outdated': 'after a fleet change the ApplicationSet policy leaves an Application not updated or not deleted',
-  'cluster-ca-missing': 'a managed Kubernetes API server is reached without its CA (x509 failure)',
-  'eks-cluster-name-missing': 'awsAuthConfig without clusterName: no token can be minted',
-  'eks-cluster-name-mismatch': 'awsAuthConfig.clusterName differs from the EKS cluster name',
-  'verification-templates-conflict': 'the verification\'s AnalysisTemplates share a metric name or give one argument two values',
-  'verification-arg-not-string': 'a verification argument does not evaluate to a string (e.g. an unquoted numeric tag)',
-  'verification-arg-undeclared': 'a verification argument no AnalysisTemplate declares is dropped',
-  'verification-arg-unresolved': 'an AnalysisTemplate argument gets no value',
-  'job-name-invalid': 'a job metric\'s Job name, cut to 63 characters by Argo Rollouts, is not a valid name',
-  'job-name-shared': 'two job metrics of one AnalysisRun get the same Job name once cut',
-  'promotion-failed': 'a promotion step fails (see the message for the step and error)',
-  'expression-error': 'an `if` or a step config fails to evaluate',
-  'step-config-invalid': 'an evaluated step config has the wrong type (e.g. prNumber, desiredRevision)',
-  'step-error': 'a step cannot find the work tree or path it is given',
-  'pr-closed': 'the pull request was closed without being merged',
-  'argocd-app-not-found': 'argocd-update selects no Application authorized for the Stage',
-  'argocd-source-mismatch': 'argocd-update names a repoURL no source of the Application has',
-  'git-branch-missing': 'a git step needs a branch that does not exist yet',
-  'open-pr-target-missing': 'git-open-pr targets a branch that does not exist',
-  'step-output-missing': 'a step reads the output of a step that wrote none (Skipped)',
-  'helm-dependency-not-found': 'helm-update-chart names no dependency of Chart.yaml',
-  'application-revision-missing': 'an Application cannot find its branch, revision or path after promotion',
-  'artifact-unused': 'a subscribed artifact never changes what a Stage renders',
-  'values-files-ignore-missing': 'ignoreMissingValueFiles also hides a missing required values file',
-  'helm-template-capabilities': 'helm-template renders without kubeVersion/apiVersions or drops CRDs',
-  'argocd-update-timeout-default': 'argocd-update waits at most its 5 minute default',
-  'metric-error-on-no-data': 'a Prometheus condition fails to evaluate when the query returns no series (result[0] of an empty vector): the measurement errors',
-  'metric-outcome-mismatch': 'a Prometheus metric\'s conditions give no data or NaN another outcome than its metric-outcomes annotation says',
-  'pod-security-restricted': 'a pod template fails Pod Security "restricted": a namespace enforcing it refuses the pod (a verification Job never runs)',
-  'web-metric-non-json-passes': 'a web metric whose answer is not JSON passes without its condition, and no job metric guards it',
-  'freight-never-available': 'a release never becomes available to a Stage (e.g. All join with requiredSoakTime, a soak after a control-flow Stage)',
-  'freight-late': 'a release reaches a Stage later than its upstreams\' checks and its soak allow (e.g. a control-flow Stage waiting for the next event)',
-  'soak-not-enforced': 'a release reaches a Stage before the soak it asks for is over upstream',
+/**
+ * Every code the model reports: what happens live, and where upstream decides it as
+ * `<repository> <file> <Function>` at the pinned tags (Argo CD v3.5.1, Kargo v1.11.2, Argo Rollouts
+ * v1.9.1; the model's module comments say more). The model is TypeScript written after that code,
+ * not the code itself. The one table of the codes: `CONTROLLER_FINDING_CODES` and the conformance
+ * suite's `upstream` column (conformance/model-upstream.ts) are read from it, and
+ * conformance/check-known-breaks.ts looks for the function's name.
+ */
+const MODELLED_BEHAVIOURS: Record<string, { readonly live: string; readonly upstream: string }> = {
+  'project-not-found': {
+    live: 'the Application names an AppProject that does not exist',
+    upstream: 'argo-cd controller/sync.go (the Application\'s AppProject)',
+  },
+  'namespace-not-permitted': {
+    live: 'CreateNamespace=true creates a Namespace the AppProject does not permit',
+    upstream: 'argo-cd gitops-engine pkg/sync/sync_context.go autoCreateNamespace, pkg/apis/application/v1alpha1 AppProject.IsGroupKindNamePermitted',
+  },
+  'destination-not-permitted': {
+    live: 'the destination cluster/namespace is not among the AppProject destinations',
+    upstream: 'argo-cd pkg/apis/application/v1alpha1/app_project_types.go isDestinationMatched',
+  },
+  'source-repo-not-permitted': {
+    live: 'the source repository is not among the AppProject sourceRepos',
+    upstream: 'argo-cd pkg/apis/application/v1alpha1/app_project_types.go IsSourcePermitted',
+  },
+  'cluster-not-found': {
+    live: 'the destination names a cluster Argo CD has no Secret for',
+    upstream: 'argo-cd applicationset/generators/cluster.go (cluster Secrets), controller destination lookup',
+  },
+  'application-name-conflict': {
+    live: 'ApplicationSets generate two Applications with one name: one of them never deploys',
+    upstream: 'argo-cd applicationset/controllers/applicationset_controller.go (generated Application names)',
+  },
+  'applicationset-ownership-conflict': {
+    live: 'after a fleet change an ApplicationSet generates an Application another one controls: its reconcile is blocked for good',
+    upstream: 'argo-cd applicationset/controllers/applicationset_controller.go ApplicationSetReconciler.createOrUpdateInCluster',
+  },
+  'applicationset-application-outdated': {
+    live: 'after a fleet change the ApplicationSet policy leaves an Application not updated or not deleted',
+    upstream: 'argo-cd applicationset/controllers/applicationset_controller.go ApplicationSetReconciler.Reconcile (applicationsSync policy)',
+  },
+  'cluster-ca-missing': {
+    live: 'a managed Kubernetes API server is reached without its CA (x509 failure)',
+    upstream: 'argo-cd docs/operator-manual/declarative-setup.md (Clusters: caData)',
+  },
+  'eks-cluster-name-missing': {
+    live: 'awsAuthConfig without clusterName: no token can be minted',
+    upstream: 'argo-cd docs/operator-manual/declarative-setup.md (EKS awsAuthConfig.clusterName)',
+  },
+  'eks-cluster-name-mismatch': {
+    live: 'awsAuthConfig.clusterName differs from the EKS cluster name',
+    upstream: 'argo-cd docs/operator-manual/declarative-setup.md (EKS awsAuthConfig.clusterName)',
+  },
+  'verification-templates-conflict': {
+    live: 'the verification\'s AnalysisTemplates share a metric name or give one argument two values',
+    upstream: 'kargo pkg/rollouts/analysis_template.go flattenTemplates',
+  },
+  'verification-arg-not-string': {
+    live: 'a verification argument does not evaluate to a string (e.g. an unquoted numeric tag)',
+    upstream: 'kargo pkg/rollouts/analysis_run_builder.go buildArgs',
+  },
+  'verification-arg-undeclared': {
+    live: 'a verification argument no AnalysisTemplate declares is dropped',
+    upstream: 'kargo pkg/rollouts/analysis_template.go mergeArgs',
+  },
+  'verification-arg-unresolved': {
+    live: 'an AnalysisTemplate argument gets no value',
+    upstream: 'kargo pkg/rollouts/analysis_template.go mergeArgs',
+  },
+  'job-name-invalid': {
+    live: 'a job metric\'s Job name, cut to 63 characters by Argo Rollouts, is not a valid name',
+    upstream: 'argo-rollouts metricproviders/job/job.go newJobName',
+  },
+  'job-name-shared': {
+    live: 'two job metrics of one AnalysisRun get the same Job name once cut',
+    upstream: 'argo-rollouts metricproviders/job/job.go newJobName',
+  },
+  'promotion-failed': {
+    live: 'a promotion step fails (see the message for the step and error)',
+    upstream: 'kargo pkg/promotion/local_orchestrator.go ExecuteSteps',
+  },
+  'expression-error': {
+    live: 'an `if` or a step config fails to evaluate',
+    upstream: 'kargo pkg/expressions/json_templates.go EvaluateTemplate',
+  },
+  'step-config-invalid': {
+    live: 'an evaluated step config has the wrong type (e.g. prNumber, desiredRevision)',
+    upstream: 'kargo pkg/promotion/runner/builtin (step config validation after evaluation)',
+  },
+  'step-error': {
+    live: 'a step cannot find the work tree or path it is given',
+    upstream: 'kargo pkg/promotion/runner/builtin (step work tree and paths)',
+  },
+  'pr-closed': {
+    live: 'the pull request was closed without being merged',
+    upstream: 'kargo pkg/promotion/runner/builtin/git_pr_waiter.go',
+  },
+  'argocd-app-not-found': {
+    live: 'argocd-update selects no Application authorized for the Stage',
+    upstream: 'kargo pkg/promotion/runner/builtin/argocd_updater.go',
+  },
+  'argocd-source-mismatch': {
+    live: 'argocd-update names a repoURL no source of the Application has',
+    upstream: 'kargo pkg/promotion/runner/builtin/argocd_updater.go',
+  },
+  'git-branch-missing': {
+    live: 'a git step needs a branch that does not exist yet',
+    upstream: 'kargo pkg/promotion/runner/builtin/git_cloner.go, git_pusher.go',
+  },
+  'open-pr-target-missing': {
+    live: 'git-open-pr targets a branch that does not exist',
+    upstream: 'kargo pkg/promotion/runner/builtin/git_pr_opener.go',
+  },
+  'step-output-missing': {
+    live: 'a step reads the output of a step that wrote none (Skipped)',
+    upstream: 'kargo pkg/promotion/local_orchestrator.go (outputs of Skipped steps)',
+  },
+  'helm-dependency-not-found': {
+    live: 'helm-update-chart names no dependency of Chart.yaml',
+    upstream: 'kargo pkg/helm/dependency_manager.go processDependencyUpdates',
+  },
+  'application-revision-missing': {
+    live: 'an Application cannot find its branch, revision or path after promotion',
+    upstream: 'argo-cd repo-server (branch, revision and path of the Application after promotion)',
+  },
+  'artifact-unused': {
+    live: 'a subscribed artifact never changes what a Stage renders',
+    upstream: 'kargo pkg/promotion/runner/builtin/helm_template_runner.go, kustomize_builder.go (render inputs)',
+  },
+  'values-files-ignore-missing': {
+    live: 'ignoreMissingValueFiles also hides a missing required values file',
+    upstream: 'kargo pkg/promotion/runner/builtin/helm_template_runner.go composeValues',
+  },
+  'helm-template-capabilities': {
+    live: 'helm-template renders without kubeVersion/apiVersions or drops CRDs',
+    upstream: 'kargo pkg/promotion/runner/builtin/helm_template_runner.go newInstallAction',
+  },
+  'argocd-update-timeout-default': {
+    live: 'argocd-update waits at most its 5 minute default',
+    upstream: 'kargo pkg/promotion/runner/builtin/argocd_updater.go DefaultTimeout',
+  },
+  'metric-error-on-no-data': {
+    live: 'a Prometheus condition fails to evaluate when the query returns no series (result[0] of an empty vector): the measurement errors',
+    upstream: 'argo-rollouts utils/evaluate/evaluate.go EvaluateResult (metricproviders/prometheus/prometheus.go processResponse)',
+  },
+  'metric-outcome-mismatch': {
+    live: 'a Prometheus metric\'s conditions give no data or NaN another outcome than its metric-outcomes annotation says',
+    upstream: 'argo-rollouts utils/evaluate/evaluate.go EvaluateResult, EvalCondition',
+  },
+  'pod-security-restricted': {
+    live: 'a pod template fails Pod Security "restricted": a namespace enforcing it refuses the pod (a verification Job never runs)',
+    upstream: 'k8s.io/pod-security-admission v0.34.9 policy (the restricted checks)',
+  },
+  'web-metric-non-json-passes': {
+    live: 'a web metric whose answer is not JSON passes without its condition, and no job metric guards it',
+    upstream: 'argo-rollouts metricproviders/webmetric/webmetric.go parseResponse',
+  },
+  'freight-never-available': {
+    live: 'a release never becomes available to a Stage (e.g. All join with requiredSoakTime, a soak after a control-flow Stage)',
+    upstream: 'kargo pkg/api/warehouse.go ListFreightFromWarehouse, api/v1alpha1/stage_types.go IsFreightAvailable, '
+      + 'api/v1alpha1/freight_types.go GetLongestSoak, pkg/controller/stages/control_flow_stages.go (Freight availability over time)',
+  },
+  'freight-late': {
+    live: 'a release reaches a Stage later than its upstreams\' checks and its soak allow (e.g. a control-flow Stage waiting for the next event)',
+    upstream: 'kargo pkg/controller/stages/control_flow_stages.go Reconcile, regular_stages.go Reconcile (when Stages reconcile)',
+  },
+  'soak-not-enforced': {
+    live: 'a release reaches a Stage before the soak it asks for is over upstream',
+    upstream: 'kargo api/v1alpha1/freight_types.go GetLongestSoak, HasSoakedIn',
+  },
 };
+
+/** Every code the model reports, with the upstream behaviour it stands for. */
+export const CONTROLLER_FINDING_CODES: Record<string, string> = Object.fromEntries(
+  Object.entries(MODELLED_BEHAVIOURS).map(([code, b]) => [code, b.live]));
+
+/** Where upstream decides what a code stands for (`<repository> <file> <Function>`), if the model reports the code. */
+export function controllerFindingUpstream(code: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(MODELLED_BEHAVIOURS, code) ? MODELLED_BEHAVIOURS[code].upstream : undefined;
+}
 
 /** Where each object came from (a file, or `inline`), without changing the object. */
 const sources = new WeakMap<object, string>();
