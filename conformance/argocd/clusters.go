@@ -16,7 +16,7 @@ import (
 	"github.com/argoproj/argo-cd/v3/util/settings"
 )
 
-// Argo is Argo CD's own view of the fleet's cluster Secrets: the settings manager and ArgoDB the
+// Argo is Argo CD's own view of the fleet's cluster and repository Secrets: the settings manager and ArgoDB the
 // controllers use, over a fake API server that holds the manifests' Secrets, argocd-cm and
 // argocd-secret (the objects Argo CD's own tests start from, util/db/db_test.go getClientset).
 type Argo struct {
@@ -37,6 +37,9 @@ func newArgo(ctx context.Context, fleet *Fleet) *Argo {
 		}, Data: map[string][]byte{"server.secretkey": []byte("conformance")}},
 	}
 	for _, s := range fleet.ClusterSecrets {
+		objects = append(objects, s.Value.DeepCopy())
+	}
+	for _, s := range fleet.RepositorySecrets {
 		objects = append(objects, s.Value.DeepCopy())
 	}
 	kube := kubefake.NewClientset(objects...)

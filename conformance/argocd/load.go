@@ -85,6 +85,8 @@ type Fleet struct {
 	ApplicationSets []*Decoded[v1alpha1.ApplicationSet]
 	Applications    []*Decoded[v1alpha1.Application]
 	ClusterSecrets  []*Decoded[corev1.Secret]
+	// repository and repo-creds Secrets (the write variants are for the commit server, not read here)
+	RepositorySecrets []*Decoded[corev1.Secret]
 }
 
 // Decoded is an object together with the Argo CD type it decodes to.
@@ -123,8 +125,11 @@ func newFleet(instance string, objects []*Object, namespace string) (*Fleet, err
 			if d, err = decode[corev1.Secret](obj); err == nil {
 				d.Value.Namespace = obj.Namespace
 				err = storeSecret(&d.Value)
-				if d.Value.Labels[common.LabelKeySecretType] == common.LabelValueSecretTypeCluster {
+				switch d.Value.Labels[common.LabelKeySecretType] {
+				case common.LabelValueSecretTypeCluster:
 					f.ClusterSecrets = append(f.ClusterSecrets, d)
+				case common.LabelValueSecretTypeRepository, common.LabelValueSecretTypeRepoCreds:
+					f.RepositorySecrets = append(f.RepositorySecrets, d)
 				}
 			}
 		}

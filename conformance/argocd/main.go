@@ -1,5 +1,5 @@
 // Command argocd runs a directory of synthesized manifests through Argo CD v3.5.1's own code:
-// cluster Secrets, AppProject permissions of the written Applications and sync windows; with
+// cluster and repository Secrets, AppProject permissions of the written Applications and sync windows; with
 // --values, sync-window schedules. It prints one JSON report ({"module", "counted", "findings"})
 // and exits 0 when it ran, 2 when it could not.
 //
@@ -114,6 +114,7 @@ func loadFleets(dir, hubNamespace string) ([]*Fleet, error) {
 func checkFleet(ctx context.Context, r *Report, fleet *Fleet, now *time.Time) error {
 	argo := newArgo(ctx, fleet)
 	checkClusterSecrets(r, fleet)
+	checkRepositorySecrets(ctx, r, fleet, argo)
 	apps := applications(r, fleet)
 	if err := checkPermissions(ctx, r, fleet, argo, apps); err != nil {
 		return err
