@@ -355,6 +355,11 @@ function withSharedStage(stages: StageSpec[], style: number): StageSpec[] {
 /** A pipeline whose stages partition the fleet by one attribute, with the clusters of each stage. */
 export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): fc.Arbitrary<{ pipeline: PipelineSpec; members: Member[][] }> {
   const members: Member[] = clusters.map((c, index) => ({ index, c }));
+  return pipelineGenesArb(tag).map(g => pipelineOf(g, members, id));
+}
+
+/** The random choices a pipeline is made from. */
+function pipelineGenesArb(tag: string) {
   return fc.record({
     key: fc.constantFrom<PartitionKey>('tier', 'tier', 'provider', 'accelerator', 'region', 'ring', 'names'),
     stageCount: fc.integer({ min: 1, max: 4 }),
@@ -382,62 +387,75 @@ export function pipelineArb(clusters: ClusterSpec[], id: string, tag: string): f
     randomSelectors: fc.array(randomSelectorAnd, { minLength: 4, maxLength: 4 }),
     // sometimes two stages share clusters in different namespaces
     shared: fc.integer({ min: 0, max: 3 }),
-  }).map(g => {
-    const values = sortValues(g.key, [...new Set(members.map(m => valueOf(g.key, m.c)))]);
-    const count = Math.min(g.stageCount, values.length);
-    // consecutive chunks of the sorted values, one per stage
-    const chunks: string[][] = [];
-    for (let i = 0; i < count; i++) chunks.push(values.slice(Math.floor((i * values.length) / count), Math.floor(((i + 1) * values.length) / count)));
-    const stageMembers = chunks.map(chunk => members.filter(m => chunk.includes(valueOf(g.key, m.c))));
-    const names = [...g.names];
-    // a stage named like another stage's wave (prod-w1, prod-canary, ...)
-    if (g.lookalike === 0 && count >= 2) {
-      // the second stage is named like a wave of the first (prod-w1 after prod), which may or may not have that wave
-      const lookalike = LOOKALIKE_STAGE_NAMES[g.style % LOOKALIKE_STAGE_NAMES.length];
-      names[0] = lookalike.slice(0, lookalike.lastIndexOf('-'));
-      names[1] = lookalike;
-      for (let i = 2; i < names.length; i++) if (names[i] === names[0]) names[i] = 'other';
-    }
-    const stages: StageSpec[] = chunks.map((chunk, i) => {
-      const o = g.stageOptions[i];
-      const inStage = stageMembers[i].map(m => m.c);
-      const rings = sortValues('ring', [...new Set(inStage.map(c => c.labels?.ring).filter((r): r is string => r !== undefined))]);
-      const allRinged = inStage.every(c => c.labels?.ring !== undefined);
-      let wavesSpec: WavesSpec | undefined;
-      switch (o.wavesKind) {
-        case 'single': wavesSpec = { k: 'single' }; break;
-        case 'label': {
-          // by ring when every cluster of the stage has one, else by a label every cluster carries or by zone
-          const key = allRinged ? 'ring' : [PlatformLabels.PROVIDER, PlatformLabels.REGION, PlatformLabels.ACCELERATOR, 'zone'][g.style % 4];
-          const labelOf = (c: ClusterSpec) => key === 'ring' ? c.labels?.ring : key === 'zone' ? c.labels?.zone
-            : key === PlatformLabels.PROVIDER ? c.provider : key === PlatformLabels.REGION ? c.region : c.accelerator ?? 'none';
-          const present = [...new Set(inStage.map(labelOf))];
-          wavesSpec = present.includes(undefined) ? { k: 'count', n: o.count }
-            : { k: 'label', key, values: key === 'ring' ? (o.extraRing ? RINGS : rings) : (present as string[]).sort() };
-          break;
-        }
-        case 'count': wavesSpec = { k: 'count', n: o.count }; break;
-        case 'pct': wavesSpec = { k: 'pct', p: o.pct }; break;
-      }
-      // a budget that count waves meet (the first wave may grow, never beyond it), or one at random
-      const budget = wavesSpec?.k === 'count' && o.budget > 0
-        ? { maxClusters: Math.ceil(inStage.length / wavesSpec.n) + o.budget - 1 }
-        : o.randomBudget;
-      return clean({
-        name: names[i],
-        sel: g.random === 0 ? g.randomSelectors[i] : groupSelector(g.key, chunk, values, g.style + i),
-        approval: o.approval,
-        waves: wavesSpec,
-        soakMs: o.soakMs,
-        production: o.production,
-        budget,
-        checks: o.checks,
-        freeze: o.freeze,
-      });
-    });
-    const chain = g.shared === 0 ? withSharedStage(stages, g.style) : stages;
-    return { pipeline: clean({ id, stages: asGraph(chain, g), budget: g.budget }), members: stageMembers };
   });
+}
+
+type PipelineGenes = ReturnType<typeof pipelineGenesArb> extends fc.Arbitrary<infer G> ? G : never;
+
+function pipelineOf(g: PipelineGenes, members: Member[], id: string): { pipeline: PipelineSpec; members: Member[][] } {
+  const values = sortValues(g.key, [...new Set(members.map(m => valueOf(g.key, m.c)))]);
+  const count = Math.min(g.stageCount, values.length);
+  // consecutive chunks of the sorted values, one per stage
+  const chunks: string[][] = [];
+  for (let i = 0; i < count; i++) chunks.push(values.slice(Math.floor((i * values.length) / count), Math.floor(((i + 1) * values.length) / count)));
+  const stageMembers = chunks.map(chunk => members.filter(m => chunk.includes(valueOf(g.key, m.c))));
+  const names = [...g.names];
+  // a stage named like another stage's wave (prod-w1, prod-canary, ...)
+  if (g.lookalike === 0 && count >= 2) {
+    // the second stage is named like a wave of the first (prod-w1 after prod), which may or may not have that wave
+    const lookalike = LOOKALIKE_STAGE_NAMES[g.style % LOOKALIKE_STAGE_NAMES.length];
+    names[0] = lookalike.slice(0, lookalike.lastIndexOf('-'));
+    names[1] = lookalike;
+    for (let i = 2; i < names.length; i++) if (names[i] === names[0]) names[i] = 'other';
+  }
+  const stages: StageSpec[] = chunks.map((chunk, i) => stageOf(g, i, chunk, values, stageMembers[i], names[i]));
+  const chain = g.shared === 0 ? withSharedStage(stages, g.style) : stages;
+  return { pipeline: clean({ id, stages: asGraph(chain, g), budget: g.budget }), members: stageMembers };
+}
+
+/** Stage i of the pipeline: its clusters (the chunk of values), selector, approval, waves, soak, budget, checks, freeze. */
+function stageOf(g: PipelineGenes, i: number, chunk: string[], values: string[], inStageMembers: Member[], name: string): StageSpec {
+  const o = g.stageOptions[i];
+  const inStage = inStageMembers.map(m => m.c);
+  const wavesSpec = wavesOf(o, inStage, g.style);
+  // a budget that count waves meet (the first wave may grow, never beyond it), or one at random
+  const budget = wavesSpec?.k === 'count' && o.budget > 0
+    ? { maxClusters: Math.ceil(inStage.length / wavesSpec.n) + o.budget - 1 }
+    : o.randomBudget;
+  return clean({
+    name,
+    sel: g.random === 0 ? g.randomSelectors[i] : groupSelector(g.key, chunk, values, g.style + i),
+    approval: o.approval,
+    waves: wavesSpec,
+    soakMs: o.soakMs,
+    production: o.production,
+    budget,
+    checks: o.checks,
+    freeze: o.freeze,
+  });
+}
+
+/** The waves of a stage (by label, count or percentage), from its clusters. */
+function wavesOf(o: PipelineGenes['stageOptions'][number], inStage: ClusterSpec[], style: number): WavesSpec | undefined {
+  const rings = sortValues('ring', [...new Set(inStage.map(c => c.labels?.ring).filter((r): r is string => r !== undefined))]);
+  const allRinged = inStage.every(c => c.labels?.ring !== undefined);
+  let wavesSpec: WavesSpec | undefined;
+  switch (o.wavesKind) {
+    case 'single': wavesSpec = { k: 'single' }; break;
+    case 'label': {
+      // by ring when every cluster of the stage has one, else by a label every cluster carries or by zone
+      const key = allRinged ? 'ring' : [PlatformLabels.PROVIDER, PlatformLabels.REGION, PlatformLabels.ACCELERATOR, 'zone'][style % 4];
+      const labelOf = (c: ClusterSpec) => key === 'ring' ? c.labels?.ring : key === 'zone' ? c.labels?.zone
+        : key === PlatformLabels.PROVIDER ? c.provider : key === PlatformLabels.REGION ? c.region : c.accelerator ?? 'none';
+      const present = [...new Set(inStage.map(labelOf))];
+      wavesSpec = present.includes(undefined) ? { k: 'count', n: o.count }
+        : { k: 'label', key, values: key === 'ring' ? (o.extraRing ? RINGS : rings) : (present as string[]).sort() };
+      break;
+    }
+    case 'count': wavesSpec = { k: 'count', n: o.count }; break;
+    case 'pct': wavesSpec = { k: 'pct', p: o.pct }; break;
+  }
+  return wavesSpec;
 }
 
 /** Freezes of the forms Argo CD reads (steps, names, ranges, `?`) and descriptors, in zones with and without DST. */

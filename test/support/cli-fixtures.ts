@@ -33,7 +33,30 @@ export interface AppSpec {
 export function appObjects(name: string, spec: AppSpec): Array<{ file: string; obj: any }> {
   const file = `${name}.k8s.yaml`;
   const labels = { [PlatformLabels.APP]: name };
-  const objs: any[] = [
+  const objs: any[] = projectObjects(name, spec, labels);
+  let upstream: string[] = [];
+  const generators: any[] = [];
+  for (const s of spec.stages) {
+    s.waves.forEach((clusters, i) => {
+      const wave = waveName(s, i);
+      const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
+      objs.push(stageObject(name, s, wave, upstream, stageLabels));
+      const selector = { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] };
+      if (spec.family) {
+        generators.push({ clusters: { selector, values: { pipelineStage: s.stage, kargoStage: wave, releaseBranch: `rendered/${name}/${wave}` } } });
+      } else {
+        objs.push(waveApplicationSet(name, wave, selector, stageLabels));
+      }
+      upstream = [wave];
+    });
+  }
+  if (spec.family) objs.push(familyApplicationSet(name, generators, labels));
+  return objs.map((obj) => ({ file, obj }));
+}
+
+/** The app's Kargo Project, ProjectConfig and Warehouse and its Argo CD AppProject. */
+function projectObjects(name: string, spec: AppSpec, labels: Record<string, string>): any[] {
+  return [
     { apiVersion: KARGO, kind: 'Project', metadata: { name, labels } },
     {
       apiVersion: KARGO,
@@ -57,61 +80,56 @@ export function appObjects(name: string, spec: AppSpec): Array<{ file: string; o
       spec: { sourceRepos: ['*'], ...(spec.syncWindows ? { syncWindows: spec.syncWindows } : {}) },
     },
   ];
-  let upstream: string[] = [];
-  const generators: any[] = [];
-  for (const s of spec.stages) {
-    s.waves.forEach((clusters, i) => {
-      const wave = waveName(s, i);
-      const stageLabels = { ...labels, [PlatformLabels.PIPELINE_STAGE]: s.stage };
-      const annotations = s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {};
-      objs.push({
-        apiVersion: KARGO,
-        kind: 'Stage',
-        metadata: { name: wave, namespace: name, labels: stageLabels, ...annotations },
-        spec: {
-          requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
-          promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },
-          verification: { analysisTemplates: [{ name: `${wave}-smoke` }] },
-        },
-      });
-      const selector = { matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] };
-      if (spec.family) {
-        generators.push({ clusters: { selector, values: { pipelineStage: s.stage, kargoStage: wave, releaseBranch: `rendered/${name}/${wave}` } } });
-      } else {
-        objs.push({
-          apiVersion: ARGO,
-          kind: 'ApplicationSet',
-          metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
-          spec: {
-            generators: [{ clusters: { selector } }],
-            template: {
-              metadata: { name: `${name}-{{ .name }}` },
-              spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: `rendered/${name}/${wave}` } },
-            },
-          },
-        });
-      }
-      upstream = [wave];
-    });
-  }
-  if (spec.family) {
-    objs.push({
-      apiVersion: ARGO,
-      kind: 'ApplicationSet',
-      metadata: { name, namespace: 'argocd', labels },
-      spec: {
-        generators,
-        template: {
-          metadata: {
-            name: `${name}-{{ .name }}`,
-            labels: { [PlatformLabels.PIPELINE_STAGE]: '{{ .values.pipelineStage }}', [PlatformLabels.STAGE]: '{{ .values.kargoStage }}' },
-          },
-          spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: '{{ .values.releaseBranch }}' } },
-        },
+}
+
+/** The Kargo Stage of one wave, promoted from the previous wave (or the Warehouse). */
+function stageObject(name: string, s: StageSpec, wave: string, upstream: string[], stageLabels: Record<string, string>): any {
+  const annotations = s.soakAnnotation ? { annotations: { [PlatformLabels.SOAK]: s.soakAnnotation } } : {};
+  return {
+    apiVersion: KARGO,
+    kind: 'Stage',
+    metadata: { name: wave, namespace: name, labels: stageLabels, ...annotations },
+    spec: {
+      requestedFreight: [{ origin: { kind: 'Warehouse', name }, sources: upstream.length ? { stages: upstream, ...(s.soak ? { requiredSoakTime: s.soak } : {}) } : { direct: true } }],
+      promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }, ...(s.pullRequest ? [{ uses: 'git-open-pr' }] : []), { uses: 'argocd-update' }] } },
+      verification: { analysisTemplates: [{ name: `${wave}-smoke` }] },
+    },
+  };
+}
+
+/** An ApplicationSet of one wave (the shape before ApplicationSet families). */
+function waveApplicationSet(name: string, wave: string, selector: any, stageLabels: Record<string, string>): any {
+  return {
+    apiVersion: ARGO,
+    kind: 'ApplicationSet',
+    metadata: { name: `${name}-${wave}`, namespace: 'argocd', labels: { ...stageLabels, [PlatformLabels.STAGE]: wave } },
+    spec: {
+      generators: [{ clusters: { selector } }],
+      template: {
+        metadata: { name: `${name}-{{ .name }}` },
+        spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: `rendered/${name}/${wave}` } },
       },
-    });
-  }
-  return objs.map((obj) => ({ file, obj }));
+    },
+  };
+}
+
+/** The app's one ApplicationSet with a generator per wave (the library's shape). */
+function familyApplicationSet(name: string, generators: any[], labels: Record<string, string>): any {
+  return {
+    apiVersion: ARGO,
+    kind: 'ApplicationSet',
+    metadata: { name, namespace: 'argocd', labels },
+    spec: {
+      generators,
+      template: {
+        metadata: {
+          name: `${name}-{{ .name }}`,
+          labels: { [PlatformLabels.PIPELINE_STAGE]: '{{ .values.pipelineStage }}', [PlatformLabels.STAGE]: '{{ .values.kargoStage }}' },
+        },
+        spec: { project: name, destination: { name: '{{ .name }}', namespace: name }, source: { repoURL: RELEASES, targetRevision: '{{ .values.releaseBranch }}' } },
+      },
+    },
+  };
 }
 
 const RELEASES = 'https://github.com/acme/releases.git';
