@@ -4,7 +4,7 @@ import { Application, ApplicationSet, AppProject } from '../../imports/argocd-ar
 import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, authorizedStage } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
-import { AppRelease, PlacedCluster, PlacedWave } from '../plan/app-release';
+import { AppRelease, PerClusterArgoCd, PerClusterPart, PlacedWave } from '../plan/app-release';
 import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
@@ -19,7 +19,7 @@ type ArgoCdContext = AppRelease;
  * annotation that authorizes that Stage.
  * @internal
  */
-export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForCluster: (cluster: string) => Construct): void {
+export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartFor: (perCluster: PerClusterArgoCd) => Construct): void {
   const plan = ctx.plan;
   const appLabels = { [PlatformLabels.APP]: plan.app };
   // a control-flow Stage deploys nothing
@@ -39,12 +39,8 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartForC
   }
 
   // a cluster with its own Argo CD gets one chart and one AppProject, whichever stages deploy to it
-  const perCluster = new Map<string, PerClusterPart[]>();
-  for (const { stage, wave, clusters } of waves.filter(x => x.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
-    for (const cluster of clusters) perCluster.set(cluster.name, [...perCluster.get(cluster.name) ?? [], { stage, wave, cluster }]);
-  }
-  for (const [cluster, parts] of perCluster) {
-    definePerClusterRelease(chartForCluster(cluster), ctx, cluster, parts);
+  for (const perCluster of ctx.perClusterArgoCd) {
+    definePerClusterRelease(chartFor(perCluster), ctx, perCluster.cluster, perCluster.parts);
   }
 
   const bySet = new Map<string, PlacedWave[]>();
@@ -135,13 +131,6 @@ const SYNC_POLICY = {
   automated: { prune: true, selfHeal: true },
   syncOptions: ['CreateNamespace=true'],
 };
-
-/** What a cluster with its own Argo CD deploys in one stage: one Application. */
-interface PerClusterPart {
-  readonly stage: StagePlan;
-  readonly wave: WavePlan;
-  readonly cluster: PlacedCluster;
-}
 
 interface Destination {
   readonly name?: string;

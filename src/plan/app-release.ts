@@ -40,6 +40,29 @@ export interface PlacedWave {
 }
 
 /**
+ * What a cluster with its own Argo CD deploys in one stage: one Application.
+ * @internal
+ */
+export interface PerClusterPart {
+  readonly stage: StagePlan;
+  readonly wave: WavePlan;
+  readonly cluster: PlacedCluster;
+}
+
+/**
+ * A cluster that runs its own Argo CD, with all the app deploys to it: placed once per app by
+ * the plan, so the emitters make exactly one chart (one output file) for it and look nothing up.
+ * @internal
+ */
+export interface PerClusterArgoCd {
+  readonly cluster: string;
+  /** The id of the cluster's chart, `<app>--<cluster>` (`perClusterChartId`), hence its output file. */
+  readonly chartId: string;
+  /** One part per stage deploying to the cluster, in plan order. */
+  readonly parts: PerClusterPart[];
+}
+
+/**
  * Everything one app's output is made from, built once by `buildAppRelease`: the release plan
  * plus the facts the emitters need about its clusters, artifacts, source, checks and repository
  * access. The emitters read this and nothing else.
@@ -53,6 +76,8 @@ export interface AppRelease {
   readonly exemptions: StandardsExemption[];
   /** Every wave of the plan with its placed clusters, in plan order. */
   readonly waves: PlacedWave[];
+  /** The clusters with their own Argo CD the waves deploy to, in the order of `waves`. */
+  readonly perClusterArgoCd: PerClusterArgoCd[];
   /** The release repository, without trailing slashes. */
   readonly releaseRepo: string;
   readonly source: ManifestSource;

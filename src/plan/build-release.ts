@@ -1,5 +1,5 @@
 import { checkAppProps, releaseRepoOf } from './app-checks';
-import { AppRelease, PlacedWave } from './app-release';
+import { AppRelease, PerClusterArgoCd, PlacedWave } from './app-release';
 import { checkArgArtifacts } from './arg-artifacts';
 import { planDiscovery } from './discovery-plan';
 import { applyFreezes } from './freeze-plan';
@@ -11,6 +11,8 @@ import { repositoryAccesses } from './repository-access';
 import { resolveReleasePlan } from './resolve-plan';
 import { collectStageChecks, renderStageChecks } from './stage-checks';
 import { PlatformLabels } from '../contracts/labels';
+import { perClusterChartId } from '../contracts/release-names';
+import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { clusterVariableSource } from '../fleet/cluster';
 import { IClusterFleet } from '../fleet/cluster-fleet';
 import { ClusterSelector } from '../fleet/cluster-selector';
@@ -73,6 +75,7 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     owner,
     exemptions,
     waves,
+    perClusterArgoCd: perClusterArgoCd(plan.app, waves),
     releaseRepo: releaseRepoOf(props),
     source: props.source,
     artifacts: [...props.artifacts],
@@ -154,4 +157,16 @@ function placeWaves(plan: ReleasePlan, fleet: IClusterFleet): PlacedWave[] {
       }];
     }),
   })));
+}
+
+/** The clusters of the waves that run their own Argo CD, each with its stages' parts (control-flow Stages deploy nothing). */
+function perClusterArgoCd(app: string, waves: PlacedWave[]): PerClusterArgoCd[] {
+  const byCluster = new Map<string, PerClusterArgoCd>();
+  for (const { stage, wave, clusters } of waves.filter(w => !w.wave.controlFlow && w.wave.argoCd === ArgoCdTopologyKind.PER_CLUSTER)) {
+    for (const cluster of clusters) {
+      const entry = byCluster.get(cluster.name) ?? { cluster: cluster.name, chartId: perClusterChartId(app, cluster.name), parts: [] };
+      byCluster.set(cluster.name, { ...entry, parts: [...entry.parts, { stage, wave, cluster }] });
+    }
+  }
+  return [...byCluster.values()];
 }

@@ -1,6 +1,5 @@
 import { Chart } from 'cdk8s';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
-import { perClusterChartId } from '../contracts/release-names';
 import { defineCredentialSecrets } from '../kargo/credential-secrets';
 import { defineKargoRelease } from '../kargo/kargo-release';
 import { definePromoterRbac } from '../kargo/promoter-rbac';
@@ -17,12 +16,6 @@ export function emitApp(chart: Chart, release: AppRelease): void {
   definePromoterRbac(chart, release.plan);
   defineCredentialSecrets(chart, release.plan.app, release.plan.project, release.accesses);
 
-  const perCluster = new Map<string, Chart>();
-  defineArgoCdRelease(chart, release, (cluster) => {
-    if (!perCluster.has(cluster)) {
-      const id = perClusterChartId(release.plan.app, cluster);
-      perCluster.set(cluster, new Chart(chart.node.scope ?? chart, id, { disableResourceNameHashes: true }));
-    }
-    return perCluster.get(cluster)!;
-  });
+  // the plan places each such cluster once (AppRelease.perClusterArgoCd): one chart each
+  defineArgoCdRelease(chart, release, (perCluster) => new Chart(chart.node.scope ?? chart, perCluster.chartId, { disableResourceNameHashes: true }));
 }

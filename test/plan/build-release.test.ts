@@ -1,8 +1,9 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { ClusterSelector, DeployFreeze, FreezeSchedule, PlatformApp, Verification } from '../../src';
+import { ArgoCdTopology, ClusterSelector, DeployFreeze, FreezeSchedule, PlatformApp, Verification } from '../../src';
+import { buildAppRelease } from '../../src/plan/build-release';
 import { HostLanguage } from '../../src/util/host-language';
-import { appProps, world } from '../support/fixtures';
+import { appProps, SMALL_FLEET, world } from '../support/fixtures';
 
 /** The message a PlatformApp fails with, or undefined when it does not fail. */
 function failure(define: () => unknown): string | undefined {
@@ -62,5 +63,16 @@ describe('buildAppRelease', () => {
     const w = world();
     const message = HostLanguage.using(language, () => failure(() => new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: { by: 'alice' } as never }))));
     expect(message).toBe(`PlatformApp 'api': ${expected}`);
+  });
+
+  test('places each cluster with its own Argo CD once, with its chart and the Applications of every stage deploying to it', () => {
+    const own = ['aws-stg-cpu', 'gcp-prod-h100-2'];
+    const w = world(SMALL_FLEET.map(c => own.includes(c.name) ? { ...c, argoCd: ArgoCdTopology.perCluster() } : c));
+    const release = buildAppRelease("PlatformApp 'api'", 'api', appProps(w));
+    expect(release.perClusterArgoCd.map(p => ({ cluster: p.cluster, chartId: p.chartId, parts: p.parts.map(x => `${x.stage.name} ${x.wave.kargoStage} ${x.cluster.name}`) })))
+      .toEqual([
+        { cluster: 'aws-stg-cpu', chartId: 'api--aws-stg-cpu', parts: ['staging staging-aws-stg-cpu aws-stg-cpu'] },
+        { cluster: 'gcp-prod-h100-2', chartId: 'api--gcp-prod-h100-2', parts: ['prod prod-broad-gcp-prod-h100-2 gcp-prod-h100-2'] },
+      ]);
   });
 });
