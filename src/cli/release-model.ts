@@ -1,5 +1,6 @@
 import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { WindowTarget } from './sync-windows';
+import { autoPromotedStages } from '../contracts/auto-promotion';
 import { PlatformLabels } from '../contracts/labels';
 import { ApplicationsSyncPolicy } from '../testkit/model/applicationset-ownership';
 import { modelApplications } from '../testkit/model/argocd-applications';
@@ -130,7 +131,7 @@ interface KargoStageFacts {
 }
 
 function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): AppModel {
-  const autoPromoted = autoPromotedStages(objects);
+  const autoPromoted = autoPromotedStagesOf(objects);
   const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
   const argoByStage = argoEntriesByStage(objects, fleet);
   const stages = objects.filter((x) => isKargo(x, 'Stage')).map((o) => kargoStageFacts(o, { tasks, autoPromoted, argoByStage, fleet }));
@@ -153,17 +154,9 @@ function leadTimeOf(objects: ManifestObject[]): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The Kargo Stages a ProjectConfig auto-promotes into. */
-function autoPromotedStages(objects: ManifestObject[]): Set<string> {
-  const autoPromoted = new Set<string>();
-  for (const o of objects.filter((x) => isKargo(x, 'ProjectConfig'))) {
-    for (const policy of o.obj.spec?.promotionPolicies ?? []) {
-      if (policy?.autoPromotionEnabled && typeof policy.stageSelector?.name === 'string') autoPromoted.add(policy.stageSelector.name);
-      // older Kargo: policies name the stage directly
-      if (policy?.autoPromotionEnabled && typeof policy.stage === 'string') autoPromoted.add(policy.stage);
-    }
-  }
-  return autoPromoted;
+/** The Kargo Stages the app's ProjectConfig auto-promotes into (the one reading of `autoPromotedStages`). */
+function autoPromotedStagesOf(objects: ManifestObject[]): Set<string> {
+  return new Set(objects.filter((x) => isKargo(x, 'ProjectConfig')).flatMap((o) => [...autoPromotedStages(o.obj.spec)]));
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
 } from '../../imports/kargo-kargo.akuity.io';
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
+import { autoPromotionPolicies } from '../contracts/auto-promotion';
 import { PlatformLabels } from '../contracts/labels';
 import { JoinKind } from '../pipeline/join';
 import { AppRelease, PlacedWave } from '../plan/app-release';
@@ -52,9 +53,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   new ProjectConfig(scope, 'ProjectConfig', {
     metadata: { name: plan.project, namespace, labels: appLabels },
     spec: {
-      promotionPolicies: autoStages.length > 0
-        ? autoStages.map(stage => ({ stageSelector: { name: stage }, autoPromotionEnabled: true }))
-        : undefined,
+      promotionPolicies: autoPromotionPolicies(autoStages),
       // the app's own receivers; the platform's are in the ClusterConfig and need nothing here
       webhookReceivers: release.webhookReceivers.length > 0 ? release.webhookReceivers.map(r => r._toKargo()) : undefined,
     },
