@@ -2,21 +2,26 @@ import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { applicationsByCluster, ReleasePlan } from '../plan/release-plan';
-import { describe, ProblemList, show, within } from '../util/errors';
+import { describe, ProblemList, show } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
 /**
  * Claims the names other apps must not use (Kargo Projects are cluster-wide, Argo CD objects share
- * a namespace, charts share the output directory); throws one error listing every clash.
+ * a namespace, charts share the output directory) and adds every clash to `problems`, the list of
+ * the app's release phase (`buildAppRelease`), so they come in its one error. The names come from
+ * the finished plan: without one (the app could not be placed; the reasons are in `problems`)
+ * only the app's name is claimed. Claims stay made when the phase fails: synth fails with it.
  * @internal
  */
-export function claimAppNames(scope: Construct, subject: string, plan: ReleasePlan): void {
+export function claimAppNames(scope: Construct, subject: string, appName: string, plan: ReleasePlan | undefined, problems: ProblemList): void {
   const owner = `${subject} (construct ${scope.node.path})`;
-  const sameApp = claimName(scope, 'app', plan.app, owner);
+  const sameApp = claimName(scope, 'app', appName, owner);
   if (sameApp) {
-    throw new Error(within(subject, describe('appName', plan.app, `is already used by ${sameApp}`, 'give every app a unique name')));
+    // every other name of the app clashes with that app's too: one problem says it all
+    problems.add(describe('appName', appName, `is already used by ${sameApp}`, 'give every app a unique name'));
+    return;
   }
-  const problems = new ProblemList(subject);
+  if (plan === undefined) return;
   const claims: Array<[string, string, string]> = [];
   // the stages in the app's namespace share one ApplicationSet
   const applicationSets = new Set(plan.stages.flatMap(s => s.waves.flatMap(w => (w.applicationSet ? [w.applicationSet] : []))));
@@ -32,5 +37,4 @@ export function claimAppNames(scope: Construct, subject: string, plan: ReleasePl
     const holder = claimName(scope, kind, name, claimant);
     if (holder) problems.add(describe(`${kind} name`, name, `is already used by ${holder}`, 'give the apps distinct names'));
   }
-  problems.throwIfAny();
 }

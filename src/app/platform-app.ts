@@ -70,7 +70,7 @@ export class PlatformApp extends Chart implements IPlatformApp {
     warnOnPerChartValidation(this);
     this.appName = props.appName ?? id;
     const subject = `PlatformApp '${this.appName}'`;
-    const release = buildAppRelease(subject, this.appName, props);
+    const release = buildAppRelease(subject, this.appName, props, (problems, plan) => claimAppNames(this, subject, this.appName, plan, problems));
     this.plan = release.plan;
     this.fleet = props.fleet;
     this.owner = release.owner;
@@ -82,9 +82,8 @@ export class PlatformApp extends Chart implements IPlatformApp {
     this.emit(subject, props, release);
   }
 
-  /** Claims the app's names, writes its objects and places it on its fleet. */
+  /** Writes the app's objects and places it on its fleet. */
   private emit(subject: string, props: PlatformAppProps, release: AppRelease): void {
-    claimAppNames(this, subject, this.plan);
     emitApp(this, release);
     // one Application per cluster and stage: a cluster shared by stages carries the app twice
     if (ClusterFleet.isClusterFleet(props.fleet)) props.fleet._placeApp(this.appName, release.waves.flatMap(w => w.clusters.map(c => c.name)));

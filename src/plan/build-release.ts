@@ -28,14 +28,21 @@ import { Verification } from '../verification/verification';
 const EXEMPTIONS_ANNOTATION = 'gitops-platform.io/standards-exemptions';
 
 /**
- * Turns an app's props into its release, the one place that does: checks every prop, resolves
- * the plan against the fleet and pipeline, applies the freezes, places the clusters and renders
- * the checks of every Kargo Stage. Every problem of all of it goes into one list and comes back
- * in one error, as `subject`: a step that needs an earlier step's result is skipped when that
- * result is unusable, so no mistake hides another.
+ * Claims the names the app's plan gives its objects against the other apps', adding every clash
+ * to `problems`; `plan` is undefined when the app could not be placed.
  * @internal
  */
-export function buildAppRelease(subject: string, appName: string, props: PlatformAppProps): AppRelease {
+export type NameClaims = (problems: ProblemList, plan: ReleasePlan | undefined) => void;
+
+/**
+ * Turns an app's props into its release, the one place that does: checks every prop, resolves
+ * the plan against the fleet and pipeline, applies the freezes, places the clusters, renders
+ * the checks of every Kargo Stage and claims the app's names (`claimNames`). Every problem of
+ * all of it goes into one list and comes back in one error, as `subject`: a step that needs an
+ * earlier step's result is skipped when that result is unusable, so no mistake hides another.
+ * @internal
+ */
+export function buildAppRelease(subject: string, appName: string, props: PlatformAppProps, claimNames?: NameClaims): AppRelease {
   const problems = new ProblemList(subject);
   checkAppProps(problems, appName, props);
   const freezes = checkFreezes(problems, 'freezes', props.freezes ?? []);
@@ -55,6 +62,7 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     : { accesses: [], problems: [] };
   access.problems.forEach(p => problems.add(p));
   const placed = placeable(problems, props) ? placeRelease(problems, appName, props, { checks, checksRender, freezes }) : undefined;
+  claimNames?.(problems, placed?.plan);
   problems.throwIfAny();
   // an app that could not be placed has its reasons in `problems`, so it does not get here
   const { plan, owner, waves, rendered } = placed!;

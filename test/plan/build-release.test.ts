@@ -65,6 +65,18 @@ describe('buildAppRelease', () => {
     expect(message).toBe(`PlatformApp 'api': ${expected}`);
   });
 
+  test('fails with a name clash among the props problems, in the one error of the phase', () => {
+    const w = world();
+    new PlatformApp(w.app, 'api', appProps(w));
+    const message = failure(() => new PlatformApp(w.app, 'api-again', appProps(w, {
+      appName: 'api',
+      stageVerification: { production: [Verification.http({ name: 'smoke', url: 'https://api.{cluster}.example.com/healthz' })] },
+    })));
+    expect(message).toMatch(/^PlatformApp 'api': 2 problems\n/);
+    expect(message).toContain('stageVerification key names no stage of pipeline \'standard\', got "production"');
+    expect(message).toContain('appName is already used by PlatformApp \'api\' (construct api), got "api"; give every app a unique name');
+  });
+
   test('places each cluster with its own Argo CD once, with its chart and the Applications of every stage deploying to it', () => {
     const own = ['aws-stg-cpu', 'gcp-prod-h100-2'];
     const w = world(SMALL_FLEET.map(c => own.includes(c.name) ? { ...c, argoCd: ArgoCdTopology.perCluster() } : c));
