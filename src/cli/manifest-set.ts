@@ -38,15 +38,7 @@ export class ManifestSet {
     const objects: ManifestObject[] = [];
     for (const file of listYamlFiles(dir)) {
       const rel = path.relative(dir, file).split(path.sep).join('/');
-      for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-        if (doc.errors.length > 0) {
-          throw new Error(describe(rel, doc.errors[0].message.split('\n')[0], 'does not parse as YAML', 'fix the YAML there'));
-        }
-        const obj = doc.toJS();
-        if (obj !== null && typeof obj === 'object') {
-          objects.push(manifestObject(rel, obj));
-        }
-      }
+      objects.push(...parseManifests(rel, fs.readFileSync(file, 'utf8')));
     }
     return new ManifestSet(objects);
   }
@@ -56,22 +48,69 @@ export class ManifestSet {
     return new ManifestSet(objects.map(({ file, obj }) => manifestObject(file, obj)));
   }
 
-  private constructor(public readonly objects: ManifestObject[]) {}
+  /**
+   * A set of parsed objects plus groups known only by name: their files are byte-identical to the
+   * other side's and were not read (see `loadPair`), so `ofGroup` has no objects for them.
+   * @internal
+   */
+  public static of(objects: ManifestObject[], unreadGroups: Iterable<string> = []): ManifestSet {
+    return new ManifestSet(objects, unreadGroups);
+  }
+
+  // indexed once: a plan at fleet size asks for thousands of groups of tens of thousands of objects
+  private readonly byGroup = new Map<string, ManifestObject[]>();
+  private readonly groupNames: string[];
+
+  private constructor(public readonly objects: ManifestObject[], unreadGroups: Iterable<string> = []) {
+    for (const o of objects) {
+      const list = this.byGroup.get(o.group);
+      if (list) list.push(o);
+      else this.byGroup.set(o.group, [o]);
+    }
+    this.groupNames = [...new Set([...this.byGroup.keys(), ...unreadGroups])].sort(compare);
+  }
 
   /** The names of the groups, sorted (apps and, when present, the fleet). */
   public groups(): string[] {
-    return [...new Set(this.objects.map((o) => o.group))].sort(compare);
+    return [...this.groupNames];
   }
 
   /** The objects of one group. */
   public ofGroup(group: string): ManifestObject[] {
-    return this.objects.filter((o) => o.group === group);
+    return [...this.byGroup.get(group) ?? []];
   }
 }
 
-function manifestObject(file: string, obj: any): ManifestObject {
+/**
+ * The objects of one YAML file (multi-document; `rel` is its path in the synthesized directory).
+ * @throws when a document does not parse
+ * @internal
+ */
+export function parseManifests(rel: string, text: string): ManifestObject[] {
+  const objects: ManifestObject[] = [];
+  for (const doc of YAML.parseAllDocuments(text)) {
+    if (doc.errors.length > 0) {
+      throw new Error(describe(rel, doc.errors[0].message.split('\n')[0], 'does not parse as YAML', 'fix the YAML there'));
+    }
+    const obj = doc.toJS();
+    if (obj !== null && typeof obj === 'object') objects.push(manifestObject(rel, obj));
+  }
+  return objects;
+}
+
+/**
+ * The group of a file's objects that carry no app label: its name up to `--<cluster>` and the
+ * extension (`app-1--c1.k8s.yaml` → `app-1`).
+ * @internal
+ */
+export function fileGroup(file: string): { stem: string; cluster: string } {
   const base = path.posix.basename(file).replace(/\.ya?ml$/, '').replace(/\.k8s$/, '');
   const [stem, cluster = ''] = base.split('--');
+  return { stem, cluster };
+}
+
+function manifestObject(file: string, obj: any): ManifestObject {
+  const { stem, cluster } = fileGroup(file);
   const labels = obj?.metadata?.labels ?? {};
   const isClusterSecret = obj?.kind === 'Secret' && labels['argocd.argoproj.io/secret-type'] === 'cluster';
   const group = isClusterSecret ? FLEET_GROUP : (typeof labels[PlatformLabels.APP] === 'string' ? labels[PlatformLabels.APP] : stem);

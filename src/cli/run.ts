@@ -3,6 +3,7 @@ import * as path from 'path';
 import { APPLICATIONS_SYNC_POLICIES } from './argocd-transition';
 import { activeFreezes, ChangeRule, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
 import { Flags, countFlag, packageVersion, parseFlags, PLAN, USAGE, usageOf, VALIDATE, VERSION } from './cli-flags';
+import { loadPair, ManifestPair } from './manifest-pair';
 import { ManifestSet } from './manifest-set';
 import { planOutput } from './plan-json';
 import { renderComment, renderPlan } from './plan-markdown';
@@ -167,7 +168,8 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
     if (values.base !== undefined) throw new UsageError(describe('--base', values.base, 'cannot be combined with --base-dir/--head-dir', 'drop one of them'));
     const [baseDir, headDir] = [path.resolve(io.cwd, values['base-dir']), path.resolve(io.cwd, values['head-dir'])];
     for (const dir of [baseDir, headDir]) if (!fs.existsSync(dir)) throw new UsageError(describe('directory', dir, 'does not exist', 'pass existing directories to --base-dir and --head-dir'));
-    return render(loadSet(baseDir), loadSet(headDir), values['base-dir']);
+    const pair = loadBoth(baseDir, headDir);
+    return render(pair.base, pair.head, values['base-dir']);
   }
 
   const root = repoRoot(io.cwd);
@@ -177,8 +179,8 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
   const progress = new Progress(io, switches.has('quiet'));
   try {
     const trees = await progress.around(`synthesizing the working tree and ${base.label}`, () => synthesizeBoth(root, io.cwd, base.ref, scratch));
-    const baseSet = trees.baseDir ? loadSet(trees.baseDir) : ManifestSet.fromObjects([]);
-    return render(baseSet, loadSet(trees.headDir), base.label, trees.note);
+    const pair = loadBoth(trees.baseDir, trees.headDir);
+    return render(pair.base, pair.head, base.label, trees.note);
   } finally {
     progress.stop();
     scratch.cleanup();
@@ -192,9 +194,9 @@ function exitCode(change: PlanChange, broken: boolean, detailed: boolean): numbe
   return change.apps.length > 0 || change.fleet ? EXIT_DETAILED_CHANGES : EXIT_OK;
 }
 
-function loadSet(dir: string): ManifestSet {
+function loadBoth(baseDir: string | undefined, headDir: string): ManifestPair {
   try {
-    return ManifestSet.load(dir);
+    return loadPair(baseDir, headDir);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
