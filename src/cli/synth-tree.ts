@@ -48,9 +48,7 @@ export function resolveCommit(root: string, ref: string): string {
 }
 
 /**
- * Synthesizes the tree at `dir` (a directory with `cdk8s.yaml`) into `outDir`: with the project's
- * `cdk8s` CLI when `node_modules/.bin/cdk8s` exists (honours the validations and plugins of
- * cdk8s.yaml), else by running cdk8s.yaml's `app` command with CDK8S_OUTDIR set, as cdk8s does.
+ * Synthesizes the tree at `dir` (a directory with `cdk8s.yaml`) into `outDir` (see `synthCommand`).
  * The child runs in its own process group, registered with `scratch`, so a signal ends it too.
  */
 export async function synthesize(dir: string, outDir: string, nodeModules: string, scratch?: Scratch): Promise<void> {
@@ -61,9 +59,12 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
     throw new UsageError(describe(`${configFile} app`, config.app, 'must be a command', 'set "app:" to the command that synthesizes the app'));
   }
   const bin = path.join(nodeModules, '.bin');
-  const cdk8s = path.join(bin, 'cdk8s');
-  const command = fs.existsSync(cdk8s) ? `"${cdk8s}" synth --no-check-upgrade --output "${outDir}"` : config.app;
-  const env = { ...process.env, CDK8S_OUTDIR: outDir, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+  const command = synthCommand(config, path.join(bin, 'cdk8s'), outDir);
+  const env = {
+    ...process.env, CDK8S_OUTDIR: outDir, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    // what cdk8s synth sets when no validation needs the construct paths (cdk8s-cli lib/util.js synthApp)
+    CDK8S_RECORD_CONSTRUCT_METADATA: process.env.CDK8S_RECORD_CONSTRUCT_METADATA ?? 'false',
+  };
   const stderr: string[] = [];
   const status = await new Promise<number>((resolve, reject) => {
     const child = spawn(command, { cwd: dir, env, shell: true, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
@@ -74,6 +75,23 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
   });
   // the synth's own message is the library's (or the app's) and carries its fix; quoting would escape its quotes
   if (status !== 0) throw new UsageError(describe(`synth of ${dir}`, synthMessage(stderr.join('')), `failed (exit ${status})`, undefined, String));
+  if (!fs.existsSync(outDir)) {
+    throw new UsageError(describe(`synth of ${dir}`, config.app, 'wrote no output directory', 'make the app synthesize into $CDK8S_OUTDIR (cdk8s\'s App does by default)'));
+  }
+}
+
+/**
+ * The command that synthesizes a cdk8s project: cdk8s.yaml's `app`, run as `cdk8s synth` runs it
+ * (CDK8S_OUTDIR set; cdk8s-cli lib/cli/cmds/synth.js `handler`, lib/util.js `synthApp`), unless
+ * cdk8s.yaml asks for what only the cdk8s CLI does: `validations` (plugins run on the output) or a
+ * `synthConfig.format` other than plain (Helm chart layout); then the project's `cdk8s synth`
+ * (`cdk8s`, its `node_modules/.bin/cdk8s`), when installed. Starting the cdk8s CLI for nothing
+ * costs about a second of CPU per side, a tenth of a fleet-size plan.
+ * @internal
+ */
+export function synthCommand(config: { app: string; validations?: unknown; synthConfig?: { format?: unknown } }, cdk8s: string, outDir: string): string {
+  const needsCdk8s = config.validations !== undefined || (config.synthConfig?.format ?? 'plain') !== 'plain';
+  return needsCdk8s && fs.existsSync(cdk8s) ? `"${cdk8s}" synth --no-check-upgrade --output "${outDir}"` : config.app;
 }
 
 /**
@@ -177,18 +195,26 @@ export async function synthesizeBoth(root: string, cwdInRepo: string, commit: st
     await synthesize(headTree, headDir, nodeModules, scratch);
     return { headDir, note: 'The repository has no commit yet: everything is added.' };
   }
-  const baseCheckout = scratch.checkout(root, commit);
-  const baseTree = path.join(baseCheckout, sub);
-  if (!fs.existsSync(path.join(baseTree, 'cdk8s.yaml'))) {
-    await synthesize(headTree, headDir, nodeModules, scratch);
-    return { headDir, note: `The base has no platform (no ${path.join(sub, 'cdk8s.yaml')}): everything is added.` };
+  // the head starts first: it synthesizes while git checks the base out
+  const head = synthesize(headTree, headDir, nodeModules, scratch);
+  let base: Promise<void> | undefined;
+  try {
+    const baseTree = path.join(scratch.checkout(root, commit), sub);
+    if (!fs.existsSync(path.join(baseTree, 'cdk8s.yaml'))) {
+      await head;
+      return { headDir, note: `The base has no platform (no ${path.join(sub, 'cdk8s.yaml')}): everything is added.` };
+    }
+    if (fs.existsSync(nodeModules) && !fs.existsSync(path.join(baseTree, 'node_modules'))) {
+      fs.symlinkSync(fs.realpathSync(nodeModules), path.join(baseTree, 'node_modules'), 'dir');
+    }
+    base = synthesize(baseTree, path.join(scratch.dir, 'base-out'), nodeModules, scratch);
+    await Promise.all([head, base]);
+  } finally {
+    // a failed checkout or synth must not leave the other side's rejection unhandled
+    head.catch(() => undefined);
+    base?.catch(() => undefined);
   }
-  if (fs.existsSync(nodeModules) && !fs.existsSync(path.join(baseTree, 'node_modules'))) {
-    fs.symlinkSync(fs.realpathSync(nodeModules), path.join(baseTree, 'node_modules'), 'dir');
-  }
-  const baseDir = path.join(scratch.dir, 'base-out');
-  await Promise.all([synthesize(headTree, headDir, nodeModules, scratch), synthesize(baseTree, baseDir, nodeModules, scratch)]);
-  return { baseDir, headDir };
+  return { baseDir: path.join(scratch.dir, 'base-out'), headDir };
 }
 
 /** Whether the repository has a commit at all (HEAD is born). */

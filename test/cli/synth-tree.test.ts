@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { afterAll, expect, test } from 'vitest';
-import { defaultBase, resolveCommit, Scratch, synthMessage } from '../../src/cli/synth-tree';
+import { defaultBase, resolveCommit, Scratch, synthCommand, synthesize, synthMessage } from '../../src/cli/synth-tree';
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -64,4 +64,28 @@ test('synthMessage: the app\'s own last line, never the cdk8s CLI\'s wrapper or 
   ].join('\n');
   expect(synthMessage(uncaught)).toBe('Error: api: bad');
   expect(synthMessage('')).toBe('no message on stderr');
+});
+
+test('synthCommand: cdk8s.yaml\'s app as cdk8s runs it; the cdk8s CLI only for validations or a Helm layout', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-synth-'));
+  temps.push(dir);
+  const cdk8s = path.join(dir, 'cdk8s');
+  const viaCdk8s = `"${cdk8s}" synth --no-check-upgrade --output "/out"`;
+  const app = 'node main.js';
+  expect(synthCommand({ app }, cdk8s, '/out')).toBe(app);
+  expect(synthCommand({ app, validations: [{ package: 'x' }] }, cdk8s, '/out')).toBe(app); // no cdk8s CLI installed
+  fs.writeFileSync(cdk8s, '');
+  expect(synthCommand({ app }, cdk8s, '/out')).toBe(app);
+  expect(synthCommand({ app, synthConfig: { format: 'plain' } }, cdk8s, '/out')).toBe(app);
+  expect(synthCommand({ app, validations: [{ package: 'x' }] }, cdk8s, '/out')).toBe(viaCdk8s);
+  expect(synthCommand({ app, validations: 'https://example.com/validations.yaml' }, cdk8s, '/out')).toBe(viaCdk8s);
+  expect(synthCommand({ app, synthConfig: { format: 'helm' } }, cdk8s, '/out')).toBe(viaCdk8s);
+});
+
+test('fails if the app writes no output directory: names the app command', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-synth-'));
+  temps.push(dir);
+  fs.writeFileSync(path.join(dir, 'cdk8s.yaml'), 'app: node -e 0\n');
+  await expect(synthesize(dir, path.join(dir, 'out'), path.join(dir, 'node_modules'))).rejects
+    .toThrow(`synth of ${dir} wrote no output directory, got "node -e 0"; make the app synthesize into $CDK8S_OUTDIR (cdk8s's App does by default)`);
 });
