@@ -61,7 +61,9 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
   const bin = path.join(nodeModules, '.bin');
   const command = synthCommand(config, path.join(bin, 'cdk8s'), outDir);
   const env = {
-    ...process.env, CDK8S_OUTDIR: outDir, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    ...process.env,
+    CDK8S_OUTDIR: outDir,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
     // what cdk8s synth sets when no validation needs the construct paths (cdk8s-cli lib/util.js synthApp)
     CDK8S_RECORD_CONSTRUCT_METADATA: process.env.CDK8S_RECORD_CONSTRUCT_METADATA ?? 'false',
   };
@@ -89,7 +91,8 @@ export async function synthesize(dir: string, outDir: string, nodeModules: strin
  * costs about a second of CPU per side, a tenth of a fleet-size plan.
  * @internal
  */
-export function synthCommand(config: { app: string; validations?: unknown; synthConfig?: { format?: unknown } }, cdk8s: string, outDir: string): string {
+export function synthCommand(config: { app: string; validations?: unknown; synthConfig?: { format?: unknown } }, cdk8s: string,
+  outDir: string): string {
   const needsCdk8s = config.validations !== undefined || (config.synthConfig?.format ?? 'plain') !== 'plain';
   return needsCdk8s && fs.existsSync(cdk8s) ? `"${cdk8s}" synth --no-check-upgrade --output "${outDir}"` : config.app;
 }
