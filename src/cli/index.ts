@@ -3,6 +3,7 @@
 export * from './argocd-transition';
 export * from './change-rules';
 export * from './manifest-set';
+export * from './manifest-pair';
 export * from './release-model';
 export * from './release-diff';
 export * from './sync-windows';

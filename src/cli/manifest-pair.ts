@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { compare, fileGroup, FLEET_GROUP, ManifestObject, ManifestSet, parseManifests } from './manifest-set';
+import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-set';
 import { PlatformLabels } from '../contracts/labels';
 import { listYamlFiles } from '../testkit/yaml-files';
 
@@ -25,7 +25,7 @@ const HOLDS_AN_OBJECT = /^(?:- |-$|[{[]|(?!#|%|---|\.\.\.)\S[^\n]*?:(?: |$))/m;
  * what costs (the `yaml` package parses ~2 MiB/s). A file that differs, or exists on one side
  * only, is parsed on its side(s). A file identical on both sides is parsed once (the two sides
  * share its objects) when its group is needed: when a parsed file holds objects of that group, or
- * it is the fleet. Its group is read from its name (see `fileGroup`) when its text can hold no
+ * it is the fleet. Its group is read from its name (see `ManifestSet.fileGroup`) when its text can hold no
  * other: no `gitops-platform.io/app` label with another value, no cluster Secret, some object;
  * any other identical file is parsed. So every group that has objects on either side has all of
  * them, and a group whose files are all identical and unneeded is known by name only: unaffected.
@@ -40,7 +40,7 @@ export function loadPair(baseDir: string | undefined, headDir: string): Manifest
   let parsed = 0;
   const parse = (rel: string, text: string, into: ManifestObject[][]) => {
     parsed++;
-    const objects = parseManifests(rel, text);
+    const objects = ManifestSet.parseFile(rel, text);
     for (const list of into) list.push(...objects);
     return objects;
   };
@@ -80,7 +80,7 @@ function filesOf(dir: string): Map<string, string> {
  * undefined (parse it). Every line naming the app label must give it the file's own group, plain.
  */
 function namedGroup(rel: string, text: string): string | undefined {
-  const { stem } = fileGroup(rel);
+  const { stem } = ManifestSet.fileGroup(rel);
   if (stem === FLEET_GROUP || text.includes(SECRET_TYPE_LABEL) || !HOLDS_AN_OBJECT.test(text)) return undefined;
   let at = text.indexOf(APP_LABEL);
   while (at >= 0) {

@@ -38,7 +38,7 @@ export class ManifestSet {
     const objects: ManifestObject[] = [];
     for (const file of listYamlFiles(dir)) {
       const rel = path.relative(dir, file).split(path.sep).join('/');
-      objects.push(...parseManifests(rel, fs.readFileSync(file, 'utf8')));
+      objects.push(...ManifestSet.parseFile(rel, fs.readFileSync(file, 'utf8')));
     }
     return new ManifestSet(objects);
   }
@@ -46,6 +46,34 @@ export class ManifestSet {
   /** Builds a set from objects already in memory (tests, other tools). */
   public static fromObjects(objects: Array<{ file: string; obj: any }>): ManifestSet {
     return new ManifestSet(objects.map(({ file, obj }) => manifestObject(file, obj)));
+  }
+
+  /**
+   * The objects of one YAML file (multi-document; `rel` is its path in the synthesized directory).
+   * @throws when a document does not parse
+   * @internal
+   */
+  public static parseFile(rel: string, text: string): ManifestObject[] {
+    const objects: ManifestObject[] = [];
+    for (const doc of YAML.parseAllDocuments(text)) {
+      if (doc.errors.length > 0) {
+        throw new Error(describe(rel, doc.errors[0].message.split('\n')[0], 'does not parse as YAML', 'fix the YAML there'));
+      }
+      const obj = doc.toJS();
+      if (obj !== null && typeof obj === 'object') objects.push(manifestObject(rel, obj));
+    }
+    return objects;
+  }
+
+  /**
+   * The group of a file's objects that carry no app label: its name up to `--<cluster>` and the
+   * extension (`app-1--c1.k8s.yaml` → `app-1`), and the cluster after `--`.
+   * @internal
+   */
+  public static fileGroup(file: string): { stem: string; cluster: string } {
+    const base = path.posix.basename(file).replace(/\.ya?ml$/, '').replace(/\.k8s$/, '');
+    const [stem, cluster = ''] = base.split('--');
+    return { stem, cluster };
   }
 
   /**
@@ -81,36 +109,8 @@ export class ManifestSet {
   }
 }
 
-/**
- * The objects of one YAML file (multi-document; `rel` is its path in the synthesized directory).
- * @throws when a document does not parse
- * @internal
- */
-export function parseManifests(rel: string, text: string): ManifestObject[] {
-  const objects: ManifestObject[] = [];
-  for (const doc of YAML.parseAllDocuments(text)) {
-    if (doc.errors.length > 0) {
-      throw new Error(describe(rel, doc.errors[0].message.split('\n')[0], 'does not parse as YAML', 'fix the YAML there'));
-    }
-    const obj = doc.toJS();
-    if (obj !== null && typeof obj === 'object') objects.push(manifestObject(rel, obj));
-  }
-  return objects;
-}
-
-/**
- * The group of a file's objects that carry no app label: its name up to `--<cluster>` and the
- * extension (`app-1--c1.k8s.yaml` → `app-1`).
- * @internal
- */
-export function fileGroup(file: string): { stem: string; cluster: string } {
-  const base = path.posix.basename(file).replace(/\.ya?ml$/, '').replace(/\.k8s$/, '');
-  const [stem, cluster = ''] = base.split('--');
-  return { stem, cluster };
-}
-
 function manifestObject(file: string, obj: any): ManifestObject {
-  const { stem, cluster } = fileGroup(file);
+  const { stem, cluster } = ManifestSet.fileGroup(file);
   const labels = obj?.metadata?.labels ?? {};
   const isClusterSecret = obj?.kind === 'Secret' && labels['argocd.argoproj.io/secret-type'] === 'cluster';
   const group = isClusterSecret ? FLEET_GROUP : (typeof labels[PlatformLabels.APP] === 'string' ? labels[PlatformLabels.APP] : stem);

@@ -2,8 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { PlatformLabels } from '../../src';
-import { diffTrees, ManifestSet, renderPlan } from '../../src/cli';
-import { loadPair } from '../../src/cli/manifest-pair';
+import { diffTrees, loadPair, ManifestSet, renderPlan } from '../../src/cli';
 import { API, ARGO, prod, tree, WEB, withProdWaves, writeTree } from '../support/cli-fixtures';
 import { tempDir } from '../support/cli-temp-dirs';
 
