@@ -24,9 +24,11 @@ function authFor(provider: CloudProvider, name: string): ClusterAuth {
 /**
  * A synthetic platform for benchmarks: `clusterCount` clusters (15% dev, 20% staging, the rest
  * prod in rings, 5% with their own Argo CD) and `appCount` apps, each targeting one or two
- * accelerator families, with two checks per stage. Returns the number of apps.
+ * accelerator families, with two checks per stage. `changedApp` (an index) subscribes that one app
+ * to `^2.0.0` instead of `^1.0.0`: the one-app change the plan benchmark diffs. Returns the number
+ * of apps.
  */
-export function defineGeneratedPlatform(scope: Construct, clusterCount: number, appCount: number): number {
+export function defineGeneratedPlatform(scope: Construct, clusterCount: number, appCount: number, changedApp?: number): number {
   const clusters: ClusterOptions[] = [];
   for (let i = 0; i < clusterCount; i++) {
     const tier = i % 20 < 3 ? Tier.DEV : i % 20 < 7 ? Tier.STAGING : Tier.PROD;
@@ -59,7 +61,7 @@ export function defineGeneratedPlatform(scope: Construct, clusterCount: number, 
       owner: { team: `team-${a % 9}`, contact: `#team-${a % 9}` },
       fleet,
       pipeline,
-      artifacts: [Artifact.image(`ghcr.io/acme/app-${a}`, { versioning: Versioning.semver('^1.0.0') })],
+      artifacts: [Artifact.image(`ghcr.io/acme/app-${a}`, { versioning: Versioning.semver(a === changedApp ? '^2.0.0' : '^1.0.0') })],
       source: ManifestSource.helm({ repoUrl: `https://github.com/acme/app-${a}.git`, path: 'chart', valuesFiles: ['values-{stage}.yaml'] }),
       targets: ClusterSelector.accelerator(...families),
       verification: [
