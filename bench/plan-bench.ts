@@ -1,7 +1,9 @@
 /**
  * Plan benchmark: the whole `cdk8s-gitops-platform plan --base HEAD~1` of a one-app change on a
- * generated platform, both sides synthesized by the CLI as in a pull request's CI. Called by
- * synth-bench.ts for scenarios `plan-<clusters>x<apps>` (the default list has `plan-100x1000`).
+ * generated platform, both sides synthesized by the CLI as in a pull request's CI. `npm run bench`
+ * (synth-bench.ts) runs `plan-100x1000` after the synth scenarios; alone:
+ *
+ *   npx tsx bench/plan-bench.ts 3 plan-100x1000     # <samples> plan-<clusters>x<apps>...
  *
  * It builds a scratch git repository in `.bench/plan-<c>x<a>/repo`: the library and
  * `generated-platform.ts` bundled to plain JavaScript once (esbuild, packages left external and
@@ -20,11 +22,6 @@ const root = path.join(__dirname, '..');
 const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
 
 export interface PlanSample { readonly wallMs: number; readonly cpuMs: number; readonly load: string }
-
-/** Whether a bench scenario is a plan case (`plan-<clusters>x<apps>`). */
-export function isPlanScenario(scenario: string): boolean {
-  return scenario.startsWith('plan-');
-}
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
@@ -112,4 +109,8 @@ export function runPlanCases(scenarios: string[], samples: number): void {
   console.log('\n| plan case | wall s (median) | CPU s (median) | samples wall/CPU s | loadavg at each start | cores |');
   console.log('| --- | ---: | ---: | --- | --- | ---: |');
   for (const scenario of scenarios) console.log(planBench(scenario, samples));
+}
+
+if (require.main === module) {
+  runPlanCases(process.argv.length > 3 ? process.argv.slice(3) : ['plan-100x1000'], Number(process.argv[2] ?? 3));
 }
