@@ -2,6 +2,7 @@ import { compare, FLEET_GROUP, ManifestObject, ManifestSet } from './manifest-se
 import { WindowTarget } from './sync-windows';
 import { autoPromotedStages } from '../contracts/auto-promotion';
 import { PlatformLabels } from '../contracts/labels';
+import { VERIFICATION_CHECKS_ANNOTATION } from '../contracts/release-names';
 import { ApplicationsSyncPolicy } from '../testkit/model/applicationset-ownership';
 import { modelApplications } from '../testkit/model/argocd-applications';
 
@@ -134,7 +135,9 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
   const autoPromoted = autoPromotedStagesOf(objects);
   const tasks = new Map<string, any[]>(objects.filter((x) => isKargo(x, 'PromotionTask')).map((x) => [x.obj.metadata?.name, x.obj.spec?.steps ?? []]));
   const argoByStage = argoEntriesByStage(objects, fleet);
-  const stages = objects.filter((x) => isKargo(x, 'Stage')).map((o) => kargoStageFacts(o, { tasks, autoPromoted, argoByStage, fleet }));
+  const templateChecks = new Map<string, string>(objects.filter((x) => x.obj?.kind === 'AnalysisTemplate')
+    .flatMap((x) => { const held = x.obj.metadata?.annotations?.[VERIFICATION_CHECKS_ANNOTATION]; return typeof held === 'string' ? [[String(x.obj.metadata?.name), held]] : []; }));
+  const stages = objects.filter((x) => isKargo(x, 'Stage')).map((o) => kargoStageFacts(o, { tasks, autoPromoted, argoByStage, fleet, templateChecks }));
   const stageModels = stageModelsOf(stages, fleet);
   const artifacts: ArtifactModel[] = objects.filter((x) => isKargo(x, 'Warehouse'))
     .flatMap((o) => (o.obj.spec?.subscriptions ?? []).map(artifactOf))
@@ -236,6 +239,21 @@ interface StageReadContext {
   readonly autoPromoted: Set<string>;
   readonly argoByStage: Map<string, ArgoEntry[]>;
   readonly fleet: FleetFacts;
+  /** The checks a generated AnalysisTemplate holds (its annotation), by template name. */
+  readonly templateChecks: Map<string, string>;
+}
+
+/**
+ * The checks of a Stage's verification: those a generated template holds, else (a template of
+ * the platform's own, or output from before one template per Stage) the template's name without
+ * the Stage's prefix.
+ */
+function stageChecks(stage: any, stageName: string, templateChecks: Map<string, string>): string[] {
+  return uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).flatMap((t: any) => {
+    const name = String(t?.name ?? '');
+    const held = (t?.kind ?? 'AnalysisTemplate') === 'AnalysisTemplate' ? templateChecks.get(name) : undefined;
+    return held !== undefined ? held.split(',') : [name.replace(`${stageName}-`, '')];
+  }));
 }
 
 function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFacts {
@@ -255,7 +273,7 @@ function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFa
     soak: uniqueSorted([stage.metadata?.annotations?.[PlatformLabels.SOAK], ...freight.map((f) => f?.sources?.requiredSoakTime)]
       .filter((s): s is string => typeof s === 'string')),
     gates,
-    checks: uniqueSorted((stage.spec?.verification?.analysisTemplates ?? []).map((t: any) => String(t?.name ?? '').replace(`${stageName}-`, ''))),
+    checks: stageChecks(stage, stageName, ctx.templateChecks),
     clusters: uniqueSorted(argo.flatMap((a) => (a.cluster ? [a.cluster] : []))),
     releaseBranches: uniqueSorted(argo.flatMap((a) => a.branches)),
     targets: argo.map((a) => a.target),

@@ -49,3 +49,20 @@ export function applicationLabels(app: string, pipelineStage: string, kargoStage
     [PlatformLabels.STAGE]: kargoStage,
   };
 }
+
+/**
+ * The one AnalysisTemplate generated for a Kargo Stage: every generated check of the Stage (and
+ * its soak) as metrics of one template, since Kargo merges all the templates a Stage references
+ * into one AnalysisRun anyway (verification/render.ts).
+ * @internal
+ */
+export function verificationTemplateName(kargoStage: string): string {
+  return `${kargoStage}-verification`;
+}
+
+/**
+ * Annotation on that template: the checks it holds, comma separated in the Stage's order, so
+ * readers of the output (the plan diff) see checks, not the one template that carries them.
+ * @internal
+ */
+export const VERIFICATION_CHECKS_ANNOTATION = 'gitops-platform.io/checks';

@@ -7,6 +7,7 @@ import { Verification } from './verification';
 import { argIdentity, VerificationArg } from './verification-arg';
 import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
+import { VERIFICATION_CHECKS_ANNOTATION, verificationTemplateName } from '../contracts/release-names';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { compact, duplicates } from '../util/collections';
 import { describe, show, within } from '../util/errors';
@@ -68,15 +69,31 @@ interface ArgUse {
   readonly check: string;
 }
 
+/** What the generated checks of one Stage put into its one AnalysisTemplate, in check order. */
+interface StageTemplateParts {
+  readonly checks: string[];
+  readonly metrics: any[];
+  readonly args: any[];
+  readonly dryRun: Array<{ metricName: string }>;
+  /** `gitops-platform.io/metric-outcomes` entries, by metric name. */
+  readonly outcomes: Map<string, string>;
+}
+
 /**
- * The AnalysisTemplates and the `spec.verification` of one Kargo Stage.
+ * The AnalysisTemplate and the `spec.verification` of one Kargo Stage.
  *
- * Kargo merges every template of a Stage into one AnalysisRun, in the project namespace on the
- * hub: args are shared by name and metric names must be unique across templates. So each
- * generated check gets one template (`<kargoStage>-<check>`) holding one metric per cluster
- * (`<check>-<cluster>`, placeholders filled), or a single metric (`<check>`) when it uses no
- * per-cluster placeholder; templates declare the args they substitute and the Stage passes them.
- * Report verificationProblems() first: checks with problems render, but not meaningfully.
+ * Kargo builds one AnalysisRun from every template a Stage references, concatenating their
+ * metrics, dry-run and measurement-retention entries and merging their args by name (kargo
+ * v1.11.2 pkg/rollouts/analysis_run_builder.go `Build`, `buildSpec`; analysis_template.go
+ * `flattenTemplates`, `flattenArgs`, `mergeArgs`): args are shared by name and metric names must
+ * be unique across templates. So every generated check of the Stage goes into ONE template
+ * (`<kargoStage>-verification`, see `verificationTemplateName`), which makes the same AnalysisRun
+ * as a template per check would, with one metric per cluster (`<check>-<cluster>`, placeholders
+ * filled), or a single metric (`<check>`) when the check uses no per-cluster placeholder, and the
+ * soak's metric last; the template declares the args its metrics substitute, each once (as
+ * `flattenArgs` keeps the first declaration), and the Stage passes them. `fromTemplate()` checks
+ * stay references of their own. Report verificationProblems() first: checks with problems
+ * render, but not meaningfully.
  * @internal
  */
 export function renderVerification(checks: Verification[], ctx: VerificationContext): RenderedVerification {
@@ -87,9 +104,11 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
     [PlatformLabels.STAGE]: ctx.kargoStage,
     [PlatformLabels.PIPELINE_STAGE]: ctx.pipelineStage,
   };
-  const stageValues = { stage: ctx.pipelineStage, namespace: ctx.namespace };
-  const templates: RenderedTemplate[] = [];
+  const templateName = verificationTemplateName(ctx.kargoStage);
+  const parts: StageTemplateParts = { checks: [], metrics: [], args: [], dryRun: [], outcomes: new Map() };
   const references: Array<{ name: string; kind: string }> = [];
+  // the generated template takes the place of the Stage's first generated check among the references
+  let at: number | undefined;
   const metricOwners = new Map<string, string>();
   const guards = new Set<string>();
   for (const check of checks) {
@@ -97,59 +116,28 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
       references.push({ name: check.name, kind: check._templateKind ?? 'AnalysisTemplate' });
       continue;
     }
-    const templateName = `${ctx.kargoStage}-${check.name}`;
+    at ??= references.length;
+    problems.push(...addCheckMetrics(check, ctx, labels, parts, { owners: metricOwners, guards }));
+  }
+  if (ctx.soak !== undefined) problems.push(...addSoakMetric(ctx, ctx.soak, checks, labels, parts));
+  problems.push(...jobMetricNameProblems(parts.metrics, guards, metricOwners));
+  const templates = parts.metrics.length === 0 ? [] : [stageTemplate(templateName, labels, parts)];
+  if (templates.length > 0) {
     const nameProblem = dns1123SubdomainProblem(templateName);
-    if (nameProblem) {
-      problems.push(describe(`verification ${show(check.name)} AnalysisTemplate name`, templateName, nameProblem, 'shorten the check name'));
-    }
-    if (check._perCluster && ctx.clusters.length === 0) {
-      problems.push(describe(`verification ${show(check.name)}`, ctx.clusters, `uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`, 'place clusters on the stage or drop the per-cluster placeholders'));
-      continue;
-    }
-    const metrics: any[] = [];
-    const targets = check._perCluster ? ctx.clusters : [undefined];
-    for (const target of targets) {
-      const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
-      const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
-      const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels, ctx.jobs);
-      rendered.slice(1).forEach(guard => guards.add(guard.name));
-      for (const metric of rendered) {
-        const owner = metricOwners.get(metric.name);
-        if (owner !== undefined) {
-          problems.push(describe(`verification ${show(check.name)} metric name`, metric.name, `is also a metric of ${show(owner)}`,
-            'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check'));
-        }
-        metricOwners.set(metric.name, check.name);
-        metrics.push(metric);
-      }
-    }
-    const args = check._referencedArgs.map(name => templateArg(name, check._args[name]));
-    templates.push({
-      name: templateName,
-      labels: { ...labels },
-      annotations: outcomesAnnotation(check, metrics),
-      spec: {
-        args: args.length > 0 ? args : undefined,
-        metrics,
-        dryRun: check._dryRun ? metrics.map(m => ({ metricName: m.name })) : undefined,
-      },
-    });
-    references.push({ name: templateName, kind: 'AnalysisTemplate' });
+    if (nameProblem) problems.push(describe('verification AnalysisTemplate name', templateName, nameProblem, 'shorten the stage or wave name'));
+    references.splice(at ?? references.length, 0, { name: templateName, kind: 'AnalysisTemplate' });
   }
-  if (ctx.soak !== undefined) problems.push(...addSoakTemplate(ctx, ctx.soak, checks, labels, { templates, references }));
-  problems.push(...jobMetricNameProblems(templates, guards, metricOwners));
-  const generated = new Set(templates.map(t => t.name));
   for (const check of checks) {
-    if (check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && generated.has(check.name)) {
-      problems.push(describe('verification template', check.name, `has the name of a template generated for Stage ${show(ctx.kargoStage)}`, 'rename the existing template or the generated check'));
+    if (templates.length > 0 && check.kind === VerificationKind.TEMPLATE && check._templateKind === 'AnalysisTemplate' && check.name === templateName) {
+      problems.push(describe('verification template', check.name, `has the name of the template generated for Stage ${show(ctx.kargoStage)}`, 'rename the existing template'));
     }
   }
-  const { uses } = argUses(checks, stageValues);
+  const { uses } = argUses(checks, { stage: ctx.pipelineStage, namespace: ctx.namespace });
   const kargoArgs = [...new Map(uses.filter(u => u.kargoValue !== undefined).map(u => [u.name, u])).values()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(u => ({ name: u.name, value: u.kargoValue! }));
   return {
-    templates: templates.map(t => compact({ ...t, spec: compact(t.spec) })),
+    templates,
     stageVerification: {
       analysisTemplates: references,
       analysisRunMetadata: { labels: { ...labels } },
@@ -160,19 +148,81 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
 }
 
 /**
- * Adds the template of a Stage's soak (one dry-run metric that starts `soak` after the run) to
- * the Stage's templates and references; returns the problems (a check that takes its name).
+ * Adds one generated check's metrics (per cluster, or one), its args, dry-run entries and
+ * outcomes to the Stage's template; returns the problems only the Stage shows (metric names
+ * another check also has, per-cluster placeholders without clusters).
  */
-function addSoakTemplate(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
-  into: { templates: RenderedTemplate[]; references: Array<{ name: string; kind: string }> }): string[] {
-  const name = `${ctx.kargoStage}-${SOAK_CHECK_NAME}`;
-  const metrics = [soakMetric(soak, labels, ctx.jobs)];
-  into.templates.push({ name, labels: { ...labels }, spec: { metrics, dryRun: [{ metricName: SOAK_CHECK_NAME }] } });
-  into.references.push({ name, kind: 'AnalysisTemplate' });
+function addCheckMetrics(check: Verification, ctx: VerificationContext, labels: Record<string, string>, into: StageTemplateParts,
+  seen: { owners: Map<string, string>; guards: Set<string> }): string[] {
+  if (check._perCluster && ctx.clusters.length === 0) {
+    return [describe(`verification ${show(check.name)}`, ctx.clusters, `uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`, 'place clusters on the stage or drop the per-cluster placeholders')];
+  }
+  const problems: string[] = [];
+  const stageValues = { stage: ctx.pipelineStage, namespace: ctx.namespace };
+  const metrics: any[] = [];
+  for (const target of check._perCluster ? ctx.clusters : [undefined]) {
+    const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
+    const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
+    const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels, ctx.jobs);
+    rendered.slice(1).forEach(guard => seen.guards.add(guard.name));
+    for (const metric of rendered) {
+      const owner = seen.owners.get(metric.name);
+      if (owner !== undefined) {
+        problems.push(describe(`verification ${show(check.name)} metric name`, metric.name, `is also a metric of ${show(owner)}`,
+          'Kargo merges all templates of a Stage into one AnalysisRun, where metric names must be unique: rename one check'));
+      }
+      seen.owners.set(metric.name, check.name);
+      metrics.push(metric);
+    }
+  }
+  into.checks.push(check.name);
+  into.metrics.push(...metrics);
+  for (const name of check._referencedArgs) {
+    if (!into.args.some(a => a.name === name)) into.args.push(templateArg(name, check._args[name]));
+  }
+  if (check._dryRun) into.dryRun.push(...metrics.map(m => ({ metricName: m.name })));
+  const outcomes = check._outcomes;
+  if (outcomes !== undefined) {
+    for (const m of metrics.filter(x => x.provider?.prometheus)) into.outcomes.set(`${m.name}`, JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan }));
+  }
+  return problems;
+}
+
+/**
+ * Adds the Stage's soak (one dry-run metric that starts `soak` after the run) to its template;
+ * returns the problems (a check that takes its name).
+ */
+function addSoakMetric(ctx: VerificationContext, soak: string, checks: Verification[], labels: Record<string, string>,
+  into: StageTemplateParts): string[] {
+  into.checks.push(SOAK_CHECK_NAME);
+  into.metrics.push(soakMetric(soak, labels, ctx.jobs));
+  into.dryRun.push({ metricName: SOAK_CHECK_NAME });
   return checks.some(c => c.name === SOAK_CHECK_NAME)
-    ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric and template (${show(name)}) `
-      + `that wait the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
+    ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric that waits the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
     : [];
+}
+
+/**
+ * The Stage's one template. Annotations: the checks it holds, and each Prometheus metric's outcome
+ * on no data and on NaN as JSON with metric names sorted and keys in a fixed order, so the
+ * conformance suite can compare Argo Rollouts' real outcome on those answers with the one the
+ * library promises.
+ */
+function stageTemplate(name: string, labels: Record<string, string>, parts: StageTemplateParts): RenderedTemplate {
+  const outcomes = [...parts.outcomes.keys()].sort().map(metric => `${JSON.stringify(metric)}:${parts.outcomes.get(metric)}`);
+  return {
+    name,
+    labels: { ...labels },
+    annotations: {
+      [VERIFICATION_CHECKS_ANNOTATION]: parts.checks.join(','),
+      ...outcomes.length > 0 ? { [METRIC_OUTCOMES_ANNOTATION]: `{${outcomes.join(',')}}` } : {},
+    },
+    spec: compact({
+      args: parts.args.length > 0 ? parts.args : undefined,
+      metrics: parts.metrics,
+      dryRun: parts.dryRun.length > 0 ? parts.dryRun : undefined,
+    }),
+  };
 }
 
 /**
@@ -194,12 +244,11 @@ export function verificationProblems(checks: Verification[]): string[] {
 
 
 /**
- * Job metrics (job checks and JSON guards) whose Jobs Kubernetes would refuse or that would share
- * a Job with another job metric of the Stage's AnalysisRun (Kargo merges the Stage's templates
- * into one).
+ * Job metrics (job checks, JSON guards and the soak) whose Jobs Kubernetes would refuse or that
+ * would share a Job with another job metric of the Stage's AnalysisRun.
  */
-function jobMetricNameProblems(templates: RenderedTemplate[], guards: Set<string>, owners: Map<string, string>): string[] {
-  const jobMetrics: any[] = templates.flatMap(t => t.spec.metrics).filter((m: any) => m.provider?.job);
+function jobMetricNameProblems(metrics: any[], guards: Set<string>, owners: Map<string, string>): string[] {
+  const jobMetrics: any[] = metrics.filter((m: any) => m.provider?.job);
   return jobNameProblems(
     jobMetrics.map(m => ({
       name: m.name,
@@ -208,19 +257,6 @@ function jobMetricNameProblems(templates: RenderedTemplate[], guards: Set<string
       fix: guards.has(m.name) ? 'shorten the check name, or set requireJson: false' : 'shorten the check name',
     })),
     jobMetrics.map(m => ({ name: m.name, count: m.count ?? 1 })));
-}
-
-/**
- * `gitops-platform.io/metric-outcomes`: each Prometheus metric's outcome on no data and on NaN,
- * as JSON with metric names sorted and keys in a fixed order, so the conformance suite can
- * compare Argo Rollouts' real outcome on those answers with the one the library promises.
- */
-function outcomesAnnotation(check: Verification, metrics: any[]): Record<string, string> | undefined {
-  const outcomes = check._outcomes;
-  if (outcomes === undefined) return undefined;
-  const names = metrics.filter(m => m.provider?.prometheus).map(m => `${m.name}`).sort();
-  const entries = names.map(name => `${JSON.stringify(name)}:${JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan })}`);
-  return { [METRIC_OUTCOMES_ANNOTATION]: `{${entries.join(',')}}` };
 }
 
 /** The template's declaration of an arg: required from Kargo, or read from a Secret. */

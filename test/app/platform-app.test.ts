@@ -19,7 +19,7 @@ describe('PlatformApp', () => {
     expect(kinds).toEqual([
       'Project/api', 'ProjectConfig/api', 'Warehouse/api', 'PromotionTask/render-cluster',
       // staging and prod-canary wait prod's soak in their verification
-      'Stage/dev', 'AnalysisTemplate/staging-soak', 'Stage/staging', 'AnalysisTemplate/prod-canary-soak', 'Stage/prod-canary', 'Stage/prod-broad',
+      'Stage/dev', 'AnalysisTemplate/staging-verification', 'Stage/staging', 'AnalysisTemplate/prod-canary-verification', 'Stage/prod-canary', 'Stage/prod-broad',
       'ServiceAccount/promoter-prod', 'Role/promoter-prod', 'RoleBinding/promoter-prod',
       'AppProject/api',
       'ApplicationSet/api',
@@ -64,8 +64,8 @@ describe('PlatformApp', () => {
     expect(sources('prod-broad')).toEqual({ stages: ['prod-canary'] });
     expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).metadata.annotations['gitops-platform.io/soak'])).toEqual([undefined, undefined, '30m', '30m']);
     expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).spec.verification?.analysisTemplates))
-      .toEqual([undefined, [{ kind: 'AnalysisTemplate', name: 'staging-soak' }], [{ kind: 'AnalysisTemplate', name: 'prod-canary-soak' }], undefined]);
-    const soak = find(objects, 'AnalysisTemplate', 'staging-soak').spec;
+      .toEqual([undefined, [{ kind: 'AnalysisTemplate', name: 'staging-verification' }], [{ kind: 'AnalysisTemplate', name: 'prod-canary-verification' }], undefined]);
+    const soak = find(objects, 'AnalysisTemplate', 'staging-verification').spec;
     expect(soak.dryRun).toEqual([{ metricName: 'soak' }]);
     expect(soak.metrics.map((m: any) => [m.name, m.initialDelay, m.count, m.provider.job.spec.template.spec.containers[0].command]))
       .toEqual([['soak', '30m', 1, ['node', '-e', '']]]);

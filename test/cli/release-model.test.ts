@@ -20,6 +20,28 @@ describe('release model', () => {
     expect(api.artifacts).toEqual([{ id: 'image ghcr.io/acme/api', versioning: 'strategy SemVer, constraint ^1.0.0' }]);
   });
 
+  test('a wave\'s checks are those its Stages\' one generated template holds, as when each check had a template of its own', () => {
+    const set = ManifestSet.load(MANIFESTS);
+    // the same output with each generated template split into one per check, named <stage>-<check> (the shape before)
+    const split = ManifestSet.fromObjects(set.objects.flatMap((o) => {
+      const held = o.obj.kind === 'AnalysisTemplate' ? o.obj.metadata?.annotations?.['gitops-platform.io/checks'] : undefined;
+      if (held === undefined && o.obj.kind === 'Stage' && o.obj.spec?.verification) {
+        const refs = o.obj.spec.verification.analysisTemplates.flatMap((r: any) => {
+          const template = set.objects.find((t) => t.obj.kind === 'AnalysisTemplate' && t.obj.metadata.name === r.name && t.obj.metadata.namespace === o.obj.metadata.namespace);
+          const checks = template?.obj.metadata.annotations?.['gitops-platform.io/checks'];
+          return checks === undefined ? [r] : checks.split(',').map((c: string) => ({ ...r, name: `${o.obj.metadata.name}-${c}` }));
+        });
+        return [{ ...o, obj: { ...o.obj, spec: { ...o.obj.spec, verification: { ...o.obj.spec.verification, analysisTemplates: refs } } } }];
+      }
+      return held === undefined ? [o] : [];
+    }));
+    const checks = (models: ReturnType<typeof readModels>) => [...models.values()]
+      .flatMap((m) => m.stages.flatMap((st) => st.waves.map((w) => [w.name, w.checks])));
+    expect(checks(readModels(set))).toEqual(checks(readModels(split)));
+    const prodWaves = readModels(set).get('checkout-api')!.stages.find((st) => st.name === 'prod')!.waves;
+    expect(prodWaves.map((w) => w.checks)).toEqual([['smoke', 'soak'], ['smoke', 'soak'], ['smoke', 'soak'], ['smoke']]);
+  });
+
   test('the example: per-cluster Kargo Stages join their wave', () => {
     const models = readModels(ManifestSet.load(MANIFESTS));
     expect([...models.keys()]).toEqual(['checkout-api', 'docs-preview', 'guestbook', 'inference-gateway', 'model-server', 'storefront', 'telemetry-agent']);

@@ -71,7 +71,9 @@ describe('Argo CD topologies', () => {
     }
     // the broad ring's soak is waited in the canary's verification
     const canary = kargo.find(o => o.kind === 'Stage' && o.metadata.name === 'prod-canary');
-    expect(canary.spec.verification.analysisTemplates).toContainEqual({ kind: 'AnalysisTemplate', name: 'prod-canary-soak' });
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ kind: 'AnalysisTemplate', name: 'prod-canary-verification' }]);
+    const template = kargo.find(o => o.kind === 'AnalysisTemplate' && o.metadata.name === 'prod-canary-verification');
+    expect(template.spec.metrics.filter((m: any) => m.name === 'soak').map((m: any) => m.initialDelay)).toEqual(['30m']);
   });
 
   test('both shapes are consistent: every planned cluster gets exactly one Application, updated by exactly its Stage', () => {

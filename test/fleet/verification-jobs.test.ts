@@ -16,10 +16,14 @@ const CTX: VerificationContext = {
 const versionCheck = () => Verification.http({ name: 'version', url: 'https://gateway.{cluster}.example.com/version', jsonPath: '{$.version}', successCondition: "result == '1.2.0'" });
 const smoke = () => Verification.job({ name: 'smoke', image: 'ghcr.io/acme/smoke:1.0.0', env: { TARGET: 'https://gateway.{cluster}.example.com' } });
 
+/** The template of each check rendered alone (a Stage's checks share one), in order. */
 function templates(checks: Verification[], jobs?: VerificationContext['jobs']): any[] {
-  const rendered = renderVerification(checks, { ...CTX, jobs });
-  expect(rendered.problems).toEqual([]);
-  return rendered.templates.map(t => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: t.name, namespace: 'gateway' }, spec: t.spec }));
+  return checks.map(check => {
+    const rendered = renderVerification([check], { ...CTX, jobs });
+    expect(rendered.problems).toEqual([]);
+    const [t] = rendered.templates;
+    return { apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: `${t.name}-${check.name}`, namespace: 'gateway' }, spec: t.spec };
+  });
 }
 
 /** The pod spec of the template's (only) job metric: a job check's, or an HTTP check's guard. */

@@ -34,10 +34,11 @@ describe('recovery', () => {
     for (const [stage, upstream] of [['prod-canary', 'dev'], ['prod-broad', 'prod-canary']]) {
       expect(find(objects, 'Stage', stage).spec.requestedFreight[0].sources.requiredSoakTime).toBeUndefined();
       expect(find(objects, 'Stage', stage).metadata.annotations['gitops-platform.io/soak']).toBe('2h');
-      expect(find(objects, 'AnalysisTemplate', `${upstream}-soak`).spec.metrics[0].initialDelay).toBe('2h');
+      expect(find(objects, 'AnalysisTemplate', `${upstream}-verification`).spec.metrics.find((m: any) => m.name === 'soak').initialDelay).toBe('2h');
     }
     // the canary's checks are the soak only: it has none of its own
-    expect(find(objects, 'Stage', 'prod-canary').spec.verification.analysisTemplates).toEqual([{ kind: 'AnalysisTemplate', name: 'prod-canary-soak' }]);
+    expect(find(objects, 'Stage', 'prod-canary').spec.verification.analysisTemplates).toEqual([{ kind: 'AnalysisTemplate', name: 'prod-canary-verification' }]);
+    expect(find(objects, 'AnalysisTemplate', 'prod-canary-verification').spec.metrics.map((m: any) => m.name)).toEqual(['soak']);
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
   });

@@ -161,6 +161,9 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
   });
 
   test('the synthesized Stages have the shape of Kargo\'s example', () => {
+    // the checks a Stage's one generated AnalysisTemplate holds
+    const checksOf = (template: string) => objects.find(o => o.kind === 'AnalysisTemplate' && o.metadata.name === template)
+      .metadata.annotations['gitops-platform.io/checks'].split(',');
     expect([...stages.keys()].sort()).toEqual(['ab-test-a', 'ab-test-b', 'dev', 'prod-americas', 'prod-asia', 'prod-europe', 'prod-gate', 'staging']);
     // the gate: a control-flow Stage (no promotionTemplate) taking Freight verified in either variant
     expect(stages.get('prod-gate').spec.promotionTemplate).toBeUndefined();
@@ -170,7 +173,8 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
     expect(sources('prod-gate')).toEqual({ stages: ['ab-test-a', 'ab-test-b'], availabilityStrategy: 'OneOf' });
     for (const ab of ['ab-test-a', 'ab-test-b']) {
       expect(sources(ab)).toEqual({ stages: ['staging'] });
-      expect(stages.get(ab).spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual([`${ab}-smoke-${ab.slice(-1)}`, `${ab}-soak`]);
+      expect(stages.get(ab).spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual([`${ab}-verification`]);
+      expect(checksOf(`${ab}-verification`)).toEqual([`smoke-${ab.slice(-1)}`, 'soak']);
     }
     // three independent regional Stages, each with its own steps, checks, branch and generator
     const appSet = objects.find(o => o.kind === 'ApplicationSet' && o.metadata.name === 'storefront');
@@ -178,7 +182,8 @@ describe('promotion graph: Kargo\'s advanced topology', () => {
     for (const r of regions) {
       expect(sources(r)).toEqual({ stages: ['prod-gate'] });
       expect(stages.get(r).spec.promotionTemplate.spec.steps.length).toBeGreaterThan(0);
-      expect(stages.get(r).spec.verification.analysisTemplates).toMatchObject([{ name: `${r}-smoke-prod` }]);
+      expect(stages.get(r).spec.verification.analysisTemplates).toMatchObject([{ name: `${r}-verification` }]);
+      expect(checksOf(`${r}-verification`)).toEqual(['smoke-prod']);
       expect(generated.filter((v: any) => v.kargoStage === r)).toEqual([
         { pipelineStage: 'prod', kargoStage: r, releaseBranch: `rendered/storefront/${r}`, authorizedStage: `storefront:${r}` },
       ]);

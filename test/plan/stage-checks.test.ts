@@ -12,26 +12,28 @@ describe('verification', () => {
     args: { version: VerificationArg.imageTag('ghcr.io/acme/api') },
   });
 
-  test('each Kargo Stage references an AnalysisTemplate per check, with one metric per cluster of the wave', () => {
+  test('each Kargo Stage references one AnalysisTemplate holding its checks, one metric per cluster of the wave, and its soak', () => {
     const { objects } = define(() => ({ verification: [http] }));
     const canary = find(objects, 'Stage', 'prod-canary');
     // the canary wave also waits the broad wave's soak
-    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-version', kind: 'AnalysisTemplate' }, { name: 'prod-canary-soak', kind: 'AnalysisTemplate' }]);
+    expect(canary.spec.verification.analysisTemplates).toEqual([{ name: 'prod-canary-verification', kind: 'AnalysisTemplate' }]);
     expect(canary.spec.verification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}' }]);
-    const template = find(objects, 'AnalysisTemplate', 'prod-canary-version');
+    const template = find(objects, 'AnalysisTemplate', 'prod-canary-verification');
+    expect(template.metadata.annotations['gitops-platform.io/checks']).toBe('version,soak');
     expect(template.metadata.namespace).toBe('api');
     // each web metric is followed by its JSON guard, which makes the same request
     const requested = (m: any) => m.provider.web?.url ?? m.provider.job.spec.template.spec.containers[0].env[0].value;
-    expect(template.spec.metrics.map((m: any) => [m.name, requested(m)])).toEqual([
+    expect(template.spec.metrics.filter((m: any) => m.name !== 'soak').map((m: any) => [m.name, requested(m)])).toEqual([
       ['version-aws-prod-cpu-1', 'https://api.aws-prod-cpu-1.example.com/version'],
       ['version-aws-prod-051bfd2-answers-json', 'https://api.aws-prod-cpu-1.example.com/version'],
       ['version-gcp-prod-h100-1', 'https://api.gcp-prod-h100-1.example.com/version'],
       ['version-gcp-prod-6d51d5e-answers-json', 'https://api.gcp-prod-h100-1.example.com/version'],
     ]);
     expect(template.spec.args).toEqual([{ name: 'version' }]);
-    // one per check and Stage, and the soaks of staging and prod-canary
-    expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => t.metadata.name).sort()).toEqual([
-      'dev-version', 'prod-broad-version', 'prod-canary-soak', 'prod-canary-version', 'staging-soak', 'staging-version',
+    expect(template.spec.metrics.at(-1)).toMatchObject({ name: 'soak', initialDelay: expect.any(String) });
+    // one per Stage, the soaks of staging and prod-canary inside theirs
+    expect(ofKind(objects, 'AnalysisTemplate').map((t: any) => [t.metadata.name, t.metadata.annotations['gitops-platform.io/checks']]).sort()).toEqual([
+      ['dev-verification', 'version'], ['prod-broad-verification', 'version'], ['prod-canary-verification', 'version,soak'], ['staging-verification', 'version,soak'],
     ]);
   });
 
@@ -46,13 +48,14 @@ describe('verification', () => {
       verification: [http],
       stageVerification: { prod: [Verification.job({ name: 'e2e', image: 'ghcr.io/acme/e2e:1.0.0', containerArgs: ['--target', '{cluster}'] })] },
     }));
-    expect(find(objects, 'Stage', 'dev').spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual(['dev-version']);
+    expect(find(objects, 'Stage', 'dev').spec.verification.analysisTemplates.map((t: any) => t.name)).toEqual(['dev-verification']);
     expect(find(objects, 'Stage', 'prod').spec.verification.analysisTemplates).toEqual([
       { name: 'platform-smoke', kind: 'ClusterAnalysisTemplate' },
-      { name: 'prod-version', kind: 'AnalysisTemplate' },
-      { name: 'prod-e2e', kind: 'AnalysisTemplate' },
+      { name: 'prod-verification', kind: 'AnalysisTemplate' },
     ]);
-    expect(find(objects, 'AnalysisTemplate', 'prod-e2e').spec.metrics[0].provider.job.spec.template.spec.containers[0].args).toEqual(['--target', 'aws-prod-cpu-1']);
+    const prod = find(objects, 'AnalysisTemplate', 'prod-verification');
+    expect(prod.metadata.annotations['gitops-platform.io/checks']).toBe('version,e2e');
+    expect(prod.spec.metrics.find((m: any) => m.name.startsWith('e2e-')).provider.job.spec.template.spec.containers[0].args).toEqual(['--target', 'aws-prod-cpu-1']);
   });
 
   test('fails if a check references an undeclared argument', () => {

@@ -8,7 +8,7 @@ describe('Verification.http', () => {
   test('renders one template per check with one metric per cluster, placeholders filled', () => {
     const rendered = render([health()]);
     expectValid(rendered);
-    expect(rendered.templates.map(t => t.name)).toEqual(['prod-canary-health']);
+    expect(rendered.templates.map(t => t.name)).toEqual(['prod-canary-verification']);
     const metrics = rendered.templates[0].spec.metrics;
     expect(metrics.map((m: any) => m.name)).toEqual(['health-gcp-usc1-h100-prod-01', 'health-azr-eus-mi300x-prod-01']);
     expect(metrics.map((m: any) => m.provider.web.url)).toEqual([

@@ -97,8 +97,8 @@ describe('Verification.prometheus', () => {
     expect(Object.values(annotated).every(o => JSON.stringify(o) === '{"noData":"Inconclusive","nan":"Inconclusive"}')).toBe(true);
   });
 
-  test('templates of other kinds carry no outcomes annotation', () => {
-    expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toBeUndefined();
+  test('a template without Prometheus metrics carries no outcomes annotation, only the checks it holds', () => {
+    expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toEqual({ 'gitops-platform.io/checks': 'http' });
   });
 
   test('fails if noData or nan is not a MetricOutcome', () => {

@@ -1,7 +1,7 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { Comparison, Verification, VerificationArg } from '../../src/verification';
-import { CLUSTERS, GATEWAY_IMAGE, health, problemsOf, render } from '../support/verification-fixtures';
+import { Comparison, Verification, VerificationArg, VerificationKind } from '../../src/verification';
+import { CLUSTERS, expectValid, GATEWAY_IMAGE, health, problemsOf, render } from '../support/verification-fixtures';
 
 describe('problems', () => {
   test('fails if a check references an undeclared argument', () => {
@@ -104,9 +104,9 @@ describe('problems', () => {
   });
 
   test('fails if the generated template name is longer than 253 characters', () => {
-    const kargoStage = 'w'.repeat(250);
+    const kargoStage = 'w'.repeat(245);
     expect(render([health()], { kargoStage }).problems).toEqual([
-      `verification "health" AnalysisTemplate name must be at most 253 characters (it has 257), got "${kargoStage}-health"; shorten the check name`,
+      `verification AnalysisTemplate name must be at most 253 characters (it has 258), got "${kargoStage}-verification"; shorten the stage or wave name`,
     ]);
   });
 
@@ -266,8 +266,54 @@ describe('problems', () => {
   });
 
   test('fails if an existing template has the name of a generated one', () => {
-    expect(render([health(), Verification.fromTemplate('prod-canary-health')]).problems).toEqual([
-      'verification template has the name of a template generated for Stage "prod-canary", got "prod-canary-health"; rename the existing template or the generated check',
+    expect(render([health(), Verification.fromTemplate('prod-canary-verification')]).problems).toEqual([
+      'verification template has the name of the template generated for Stage "prod-canary", got "prod-canary-verification"; rename the existing template',
     ]);
+  });
+});
+
+describe('one AnalysisTemplate per Stage', () => {
+  const version = { version: VerificationArg.value('1') };
+  const checks = () => [
+    health(),
+    Verification.fromTemplate('platform-smoke', { clusterScoped: true }),
+    Verification.prometheus({
+      name: 'errors',
+      address: 'http://p:9090',
+      query: 'sum(rate(e{cluster="{cluster}",v="{{args.version}}"}[5m]))',
+      threshold: 1,
+      comparison: Comparison.LESS_THAN,
+      args: version,
+    }),
+    Verification.job({ name: 'smoke', image: 'i:1', env: { V: '{{args.version}}' }, args: version, dryRun: true }),
+  ];
+
+  test('holds what a template per check would give Kargo\'s flattenTemplates: the same metrics, args and dry-run entries, in order, the soak last', () => {
+    const rendered = render(checks(), { soak: '2h' });
+    const alone = checks().filter(c => c.kind !== VerificationKind.TEMPLATE).map(c => render([c]).templates[0]);
+    const soak = render([], { soak: '2h' }).templates[0];
+    expect(rendered.templates.map(t => t.name)).toEqual(['prod-canary-verification']);
+    const [template] = rendered.templates;
+    const parts = [...alone, soak].map(t => t.spec);
+    expect(template.spec.metrics).toEqual(parts.flatMap(s => s.metrics));
+    expect(template.spec.dryRun).toEqual(parts.flatMap(s => s.dryRun ?? []));
+    expect(template.spec.args).toEqual([{ name: 'version' }]);
+    expect(parts.flatMap(s => s.args ?? [])).toEqual([{ name: 'version' }, { name: 'version' }]);
+    expect(template.annotations).toEqual({
+      'gitops-platform.io/checks': 'health,errors,smoke,soak',
+      'gitops-platform.io/metric-outcomes': alone[1].annotations!['gitops-platform.io/metric-outcomes'],
+    });
+    expect(rendered.stageVerification.analysisTemplates).toEqual([
+      { name: 'prod-canary-verification', kind: 'AnalysisTemplate' },
+      { name: 'platform-smoke', kind: 'ClusterAnalysisTemplate' },
+    ]);
+    expectValid(rendered);
+  });
+
+  test('a Stage with only existing templates gets none generated, and may reference one named like the generated one', () => {
+    const rendered = render([Verification.fromTemplate('prod-canary-verification')]);
+    expect(rendered.templates).toEqual([]);
+    expect(rendered.stageVerification.analysisTemplates).toEqual([{ name: 'prod-canary-verification', kind: 'AnalysisTemplate' }]);
+    expect(rendered.problems).toEqual([]);
   });
 });

@@ -13,6 +13,6 @@ describe('soak checks', () => {
         ],
       }),
       stageVerification: { dev: [Verification.http({ name: 'soak', url: 'https://{cluster}.example.com/healthz' })] },
-    }))).toThrow(/stage "dev" verification: verification name is the name of the metric and template \("dev-soak"\) that wait the soak of 2h in Stage "dev", got "soak"; rename the check/);
+    }))).toThrow(/stage "dev" verification: verification name is the name of the metric that waits the soak of 2h in Stage "dev", got "soak"; rename the check/);
   });
 });
