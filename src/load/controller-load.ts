@@ -60,7 +60,8 @@ export interface AnalysisTemplateLoad {
    * Stages whose verification references AnalysisTemplates of the objects: Kargo merges every
    * template of a Stage into one AnalysisRun (Kargo v1.11.2 `pkg/controller/stages/regular_stages.go`
    * `startVerification`, `pkg/rollouts/analysis_run_builder.go` and `analysis_template.go`
-   * `flattenTemplates`), so one template per Stage could hold the same metrics.
+   * `flattenTemplates`), so one template per Stage holds the same metrics, as the library's
+   * own output does (`verification/render.ts`).
    */
   readonly stagesWithTemplates: number;
 }

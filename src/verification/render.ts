@@ -107,7 +107,9 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   const templateName = verificationTemplateName(ctx.kargoStage);
   const parts: StageTemplateParts = { checks: [], metrics: [], args: [], dryRun: [], outcomes: new Map() };
   const references: Array<{ name: string; kind: string }> = [];
-  // the generated template takes the place of the Stage's first generated check among the references
+  // the generated template takes the place of the Stage's first generated check among the
+  // references: the run's metrics keep their order, except that an existing namespaced template
+  // after a generated check now follows all of them and the soak (metrics are measured independently)
   let at: number | undefined;
   const metricOwners = new Map<string, string>();
   const guards = new Set<string>();

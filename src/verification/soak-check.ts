@@ -23,7 +23,7 @@ import { VerificationJobOptions } from '../fleet/verification-jobs';
 // dry-run ones included, has completed) makes Kargo mark the Freight verified only after the
 // soak, and Kargo's own downstream triggers (Freight newly verified) then fire at the right time.
 
-/** The name of the soak metric and the suffix of its template (`<kargoStage>-soak`). @internal */
+/** The name of the soak metric in its Stage's template (`<kargoStage>-verification`), and of its check. @internal */
 export const SOAK_CHECK_NAME = 'soak';
 
 /** How long the soak metric's Job may take: scheduling, pulling the image, one `node -e ''`. */

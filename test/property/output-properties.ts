@@ -212,8 +212,9 @@ function graphProblems(ctx: AppCheck): string[] {
       problems.push(`${where}: Stage ${w.kargoStage} announces soak ${o?.metadata.annotations?.['gitops-platform.io/soak']}, expected ${soak?.soak}`);
     }
     for (const up of soak?.upstreams ?? []) {
-      const waited = appObjects.find(x => x.kind === 'AnalysisTemplate' && x.metadata.name === `${up}-soak`)?.spec.metrics[0].initialDelay;
-      const referenced = stageObjects.find(x => x.metadata.name === up)?.spec.verification?.analysisTemplates?.some((t: any) => t.name === `${up}-soak`);
+      const waited = appObjects.find(x => x.kind === 'AnalysisTemplate' && x.metadata.name === `${up}-verification`)
+        ?.spec.metrics.find((m: any) => m.name === 'soak')?.initialDelay;
+      const referenced = stageObjects.find(x => x.metadata.name === up)?.spec.verification?.analysisTemplates?.some((t: any) => t.name === `${up}-verification`);
       if (waited !== soak!.soak || !referenced) problems.push(`${where}: Stage ${up} does not wait the soak ${soak!.soak} of ${w.kargoStage} in its verification`);
     }
     // a stage without clusters is a Kargo control-flow Stage: no promotion steps at all
@@ -335,20 +336,13 @@ function verificationProblems(ctx: AppCheck): string[] {
         continue;
       }
       if (template.metadata.labels?.[PlatformLabels.STAGE] !== w.kargoStage) problems.push(`${where}: AnalysisTemplate ${ref.name} belongs to ${template.metadata.labels?.[PlatformLabels.STAGE]}, not ${w.kargoStage}`);
-      // one metric for the Stage (named after the check), or one per cluster of the wave; each web
-      // metric with a condition followed by its JSON guard (the controller model checks the guard)
-      const check = ref.name.slice(w.kargoStage.length + 1);
+      // the Stage's one template: its checks in order, each one metric for the Stage (named after the
+      // check) or one per cluster of the wave, then the soak; each web metric with a condition
+      // followed by its JSON guard (the controller model checks the guard)
+      const checks: string[] = (template.metadata.annotations?.['gitops-platform.io/checks'] ?? '').split(',');
       const isGuard = (m: any) => m.provider.job && m.name.endsWith('-answers-json');
-      // a job metric's name may be shortened (Argo Rollouts cuts it in its Job's name); its Job
-      // carries the cluster, and the controller model checks that the Job names are valid and distinct
-      const identity = (m: any) => {
-        const cluster = m.provider.job?.metadata?.labels?.[PlatformLabels.CLUSTER];
-        return m.provider.job && cluster !== undefined && m.name !== `${check}-${cluster}` && m.name.length <= 24 ? `${check}-${cluster}` : m.name;
-      };
-      const metrics = JSON.stringify(template.spec.metrics.filter((m: any) => !isGuard(m)).map(identity));
-      if (metrics !== JSON.stringify([check]) && metrics !== JSON.stringify(w.clusters.map(c => `${check}-${c}`))) {
-        problems.push(`${where}: AnalysisTemplate ${ref.name} has metrics ${metrics}, expected one for the Stage or one per cluster of ${w.clusters}`);
-      }
+      const metricProblem = checkMetricsProblem(template.spec.metrics.filter((m: any) => !isGuard(m)), checks, w.clusters);
+      if (metricProblem) problems.push(`${where}: AnalysisTemplate ${ref.name} ${metricProblem}`);
       const guarded = template.spec.metrics.filter((m: any) => m.provider.web && ![undefined, 'true'].includes(m.successCondition));
       if (template.spec.metrics.filter(isGuard).length !== guarded.length) {
         problems.push(`${where}: AnalysisTemplate ${ref.name} has ${template.spec.metrics.filter(isGuard).length} JSON guards for ${guarded.length} web metrics with a condition`);
@@ -358,6 +352,30 @@ function verificationProblems(ctx: AppCheck): string[] {
   return problems;
 }
 
+
+/**
+ * What is wrong with a Stage template's metrics (guards left out) for its checks, in order: each
+ * check one metric named after it or one per cluster, the soak one metric named `soak`.
+ */
+function checkMetricsProblem(metrics: any[], checks: string[], clusters: string[]): string | undefined {
+  // a job metric's name may be shortened (Argo Rollouts cuts it in its Job's name); its Job
+  // carries the cluster, and the controller model checks that the Job names are valid and distinct
+  const identity = (m: any, check: string) => {
+    const cluster = m.provider.job?.metadata?.labels?.[PlatformLabels.CLUSTER];
+    return m.provider.job && cluster !== undefined && m.name !== `${check}-${cluster}` && m.name.length <= 24 ? `${check}-${cluster}` : m.name;
+  };
+  let at = 0;
+  for (const check of checks) {
+    const single = at < metrics.length && identity(metrics[at], check) === check;
+    const expected = single || check === 'soak' ? [check] : clusters.map(c => `${check}-${c}`);
+    const got = metrics.slice(at, at + expected.length).map(m => identity(m, check));
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      return `has metrics ${JSON.stringify(got)} for check ${check}, expected one for the Stage or one per cluster of ${clusters}`;
+    }
+    at += expected.length;
+  }
+  return at === metrics.length ? undefined : `has ${metrics.length - at} metrics of no check ${JSON.stringify(checks)}`;
+}
 
 /** Whether a check of the input references an existing (not generated) template of this name. */
 export function isExistingTemplate(spec: WorldSpec, name: string): boolean {

@@ -5,7 +5,7 @@ import { jobNameProblems, jobNameStem } from '../../src/verification/job-names';
 import { CLUSTERS, expectValid, GATEWAY_IMAGE, health, render } from '../support/verification-fixtures';
 
 describe('Verification.http', () => {
-  test('renders one template per check with one metric per cluster, placeholders filled', () => {
+  test('renders the check into the Stage\'s one template, one metric per cluster, placeholders filled', () => {
     const rendered = render([health()]);
     expectValid(rendered);
     expect(rendered.templates.map(t => t.name)).toEqual(['prod-canary-verification']);
