@@ -49,6 +49,64 @@ const CDK8S_ADDRESS_LABEL = 'cdk8s.io/metadata.addr';
  * @internal
  */
 export function renderJobSpec(input: JobSpecInput): any {
+  const key = cacheKey(input);
+  const cached = key === undefined ? undefined : renderedSpecs.get(key);
+  if (cached) return withPodLabels(cached, input.labels);
+  const spec = buildJobSpec(input);
+  // keep the spec only when the pod labels are all it takes from the labels (see cacheKey)
+  if (key !== undefined && JSON.stringify(spec.template?.metadata?.labels) === JSON.stringify(sortedLabels(input.labels))) {
+    renderedSpecs.set(key, structuredClone(spec));
+  }
+  return spec;
+}
+
+/**
+ * Rendered specs by everything of the input but the label values. Building a throwaway app,
+ * chart and cdk8s-plus Job costs more than the rest of a check: the soak metric alone is
+ * rendered for every wave of every app, the JSON guard for every cluster of every HTTP check,
+ * and they differ only in their labels. The labels reach the spec in one place,
+ * `template.metadata.labels`, sorted (cdk8s `ApiObject.toJson()` sorts keys), which
+ * `renderJobSpec` checks before it keeps a spec; a hit gets a copy with the labels of its input.
+ */
+const renderedSpecs = new Map<string, any>();
+
+/**
+ * What the spec depends on, as cdk8s-plus reads it (amounts, whole units); undefined when a
+ * label is not a string or cdk8s-plus would refuse a value (the render then throws as before).
+ */
+function cacheKey(input: JobSpecInput): string | undefined {
+  const labelValues = Object.values(input.labels);
+  if (!labelValues.every(v => typeof v === 'string')) return undefined;
+  const { cpu, memory, ephemeralStorage } = input.resources;
+  const amount = (v: unknown) => {
+    if (v === undefined || typeof v === 'string' || typeof v === 'number') return v;
+    throw new Error('not a cpu amount');
+  };
+  try {
+    const key = JSON.stringify([input.image, input.imagePullPolicy, input.command, input.args, input.env, input.backoffLimit,
+      input.activeDeadline.toSeconds(), input.user, amount(cpu?.request?.amount), amount(cpu?.limit?.amount),
+      memory?.request?.toMebibytes(), memory?.limit?.toMebibytes(), ephemeralStorage?.request?.toGibibytes(),
+      ephemeralStorage?.limit?.toGibibytes(), Object.keys(input.labels).sort(), input.caBundle?.bundle.configMapName,
+      input.caBundle?.bundle.key, input.caBundle?.env]);
+    return key;
+  } catch {
+    return undefined;
+  }
+}
+
+function sortedLabels(labels: Record<string, string>): Record<string, string> {
+  const sorted: Record<string, string> = {};
+  for (const k of Object.keys(labels).sort()) sorted[k] = labels[k];
+  return sorted;
+}
+
+function withPodLabels(spec: any, labels: Record<string, string>): any {
+  const copy = structuredClone(spec);
+  copy.template.metadata.labels = sortedLabels(labels);
+  return copy;
+}
+
+function buildJobSpec(input: JobSpecInput): any {
   const chart = new Chart(new App(), 'verification');
   const job = new kplus.Job(chart, 'job', {
     backoffLimit: input.backoffLimit,

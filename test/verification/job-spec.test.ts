@@ -1,0 +1,51 @@
+import { Duration } from 'cdk8s';
+import { describe, expect, test, vi } from 'vitest';
+import { DEFAULT_JOB_RESOURCES, JobSpecInput } from '../../src/verification/job-spec';
+
+const input = (labels: Record<string, string>, image = 'ghcr.io/acme/check:1'): JobSpecInput => ({
+  image,
+  command: ['node', '-e', ''],
+  env: [{ name: 'A', value: 'a' }, { name: 'TOKEN', secretName: 'creds', secretKey: 'token' }],
+  backoffLimit: 0,
+  activeDeadline: Duration.minutes(5),
+  user: 65532,
+  resources: DEFAULT_JOB_RESOURCES,
+  labels,
+  caBundle: { bundle: { configMapName: 'ca' }, env: 'SSL_CERT_FILE' },
+});
+
+/** renderJobSpec of a module loaded afresh: nothing rendered before it. */
+async function freshRender(i: JobSpecInput): Promise<any> {
+  vi.resetModules();
+  const { renderJobSpec } = await import('../../src/verification/job-spec');
+  return renderJobSpec(i);
+}
+
+describe('renderJobSpec', () => {
+  test('a spec rendered again for other labels is the spec rendered for those labels alone', async () => {
+    const { renderJobSpec } = await import('../../src/verification/job-spec');
+    const first = renderJobSpec(input({ 'b/app': 'one', 'a/stage': 'dev' }));
+    const again = renderJobSpec(input({ 'b/app': 'two', 'a/stage': 'prod' }));
+    expect(again).toEqual(await freshRender(input({ 'b/app': 'two', 'a/stage': 'prod' })));
+    expect(JSON.stringify(again)).toBe(JSON.stringify(await freshRender(input({ 'b/app': 'two', 'a/stage': 'prod' }))));
+    expect(again.template.metadata.labels).toEqual({ 'a/stage': 'prod', 'b/app': 'two' });
+    expect(first.template.metadata.labels).toEqual({ 'a/stage': 'dev', 'b/app': 'one' });
+  });
+
+  test('specs handed out are copies: changing one changes no later render', async () => {
+    const { renderJobSpec } = await import('../../src/verification/job-spec');
+    const first = renderJobSpec(input({ app: 'one' }, 'ghcr.io/acme/copy:1'));
+    first.template.spec.containers[0].image = 'changed';
+    const second = renderJobSpec(input({ app: 'two' }, 'ghcr.io/acme/copy:1'));
+    second.template.spec.containers[0].name = 'changed';
+    expect(renderJobSpec(input({ app: 'three' }, 'ghcr.io/acme/copy:1')).template.spec.containers[0])
+      .toMatchObject({ image: 'ghcr.io/acme/copy:1', name: 'check' });
+  });
+
+  test('a different input is rendered, not taken from another input', async () => {
+    const { renderJobSpec } = await import('../../src/verification/job-spec');
+    renderJobSpec(input({ app: 'one' }, 'ghcr.io/acme/a:1'));
+    expect(renderJobSpec(input({ app: 'one' }, 'ghcr.io/acme/b:1')).template.spec.containers[0].image).toBe('ghcr.io/acme/b:1');
+    expect(renderJobSpec({ ...input({ app: 'one' }, 'ghcr.io/acme/a:1'), activeDeadline: Duration.minutes(6) }).activeDeadlineSeconds).toBe(360);
+  });
+});
