@@ -81,6 +81,12 @@ export class Versioning {
  */
 export function semverConstraintProblem(constraint: string): string | undefined {
   if (constraint === '') return undefined;
-  const problem = mastermindsConstraintProblem(constraint);
-  return problem ? `${problem}, which Masterminds/semver (Kargo's SemVer library) refuses` : undefined;
+  // a fleet's apps share a handful of constraints: parse each once
+  if (!constraintProblems.has(constraint)) {
+    const problem = mastermindsConstraintProblem(constraint);
+    constraintProblems.set(constraint, problem ? `${problem}, which Masterminds/semver (Kargo's SemVer library) refuses` : undefined);
+  }
+  return constraintProblems.get(constraint);
 }
+
+const constraintProblems = new Map<string, string | undefined>();

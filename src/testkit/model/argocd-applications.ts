@@ -25,7 +25,8 @@ export function secretData(secret: any): Record<string, string> {
 }
 
 export function modelApplications(objects: any[]): ModelApplication[] {
-  const secrets = clusterSecrets(objects);
+  // every clusters generator reads the params of every cluster Secret: decode each once
+  const secrets = clusterSecrets(objects).map(secret => ({ secret, params: clusterParams(secret) }));
   const apps: ModelApplication[] = [];
   for (const obj of objects) {
     if (obj?.kind === 'Application' && obj.spec) {
@@ -37,14 +38,14 @@ export function modelApplications(objects: any[]): ModelApplication[] {
   return apps;
 }
 
-function expandApplicationSet(appSet: any, secrets: any[]): ModelApplication[] {
+function expandApplicationSet(appSet: any, secrets: { secret: any; params: Record<string, unknown> }[]): ModelApplication[] {
   const apps: ModelApplication[] = [];
   (appSet.spec.generators ?? []).forEach((generator: any) => {
     let params: any[] = [];
     if (generator.clusters) {
-      const selected = secrets.filter((s) => !generator.clusters.selector || Object.keys(generator.clusters.selector).length === 0
+      const selected = secrets.filter(({ secret: s }) => !generator.clusters.selector || Object.keys(generator.clusters.selector).length === 0
         || selectorMatches(generator.clusters.selector, s.metadata?.labels ?? {}));
-      params = selected.map((s) => withValues(clusterParams(s), generator.clusters.values));
+      params = selected.map((s) => withValues(s.params, generator.clusters.values));
     } else if (generator.list) {
       params = generator.list.elements ?? [];
     }
@@ -83,6 +84,8 @@ function lookup(params: any, dotted: string): unknown {
 /** Renders the `{{ .a.b }}` and `{{ index .a "k" }}` expressions of a Go template value; others stay as written. */
 export function renderTemplate(value: any, params: any): any {
   if (typeof value === 'string') {
+    // most values of a template hold no expression
+    if (!value.includes('{{')) return value;
     return value.replace(/\{\{\s*(.*?)\s*\}\}/g, (whole, expr: string) => {
       let m = /^\.([\w.]+)$/.exec(expr);
       if (m) return String(lookup(params, m[1]) ?? '');
