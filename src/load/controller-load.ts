@@ -3,6 +3,7 @@ import { IConstruct } from 'constructs';
 import { measureReleaseRepos, ReleaseRepoLoad } from './release-repo-load';
 import { measureWarehouseHosts, HostLoad } from './warehouse-requests';
 import { PlatformLabels } from '../contracts/labels';
+import { synthesizedJson } from '../synth-app/platform-synth-app';
 import { clusterSecrets, modelApplications, secretData } from '../testkit/model/argocd-applications';
 
 /**
@@ -93,7 +94,8 @@ export function controllerLoadOf(root: IConstruct): ControllerLoad {
   const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
   const cached = cache.get(root);
   if (cached && cached.count === objects.length) return cached.load;
-  const load = measureControllerLoad(objects.filter(o => MEASURED_KINDS.has(o.kind)).map(o => o.toJson()));
+  // after synthesis, the documents PlatformSynthApp wrote: rendering them again costs as much
+  const load = measureControllerLoad(objects.filter(o => MEASURED_KINDS.has(o.kind)).map(o => synthesizedJson(root, o) ?? o.toJson()));
   cache.set(root, { count: objects.length, load });
   return load;
 }

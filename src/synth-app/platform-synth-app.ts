@@ -37,10 +37,23 @@ export interface PlatformSynthAppProps extends AppProps {}
 export class PlatformSynthApp extends App {
   /** Whether synth writes `construct-metadata.json` (cdk8s keeps this private). */
   private readonly writeMetadata: boolean;
+  /** The documents the last synth() wrote, by object (see `synthesizedJson`). */
+  private readonly written = new Map<ApiObject, unknown>();
 
   constructor(props: PlatformSynthAppProps = {}) {
     super(props);
     this.writeMetadata = props.recordConstructMetadata ?? process.env.CDK8S_RECORD_CONSTRUCT_METADATA === 'true';
+  }
+
+  /** @internal */
+  public _synthesized(obj: ApiObject): unknown {
+    return this.written.get(obj);
+  }
+
+  private render(obj: ApiObject): unknown {
+    const json = obj.toJson();
+    this.written.set(obj, json);
+    return json;
   }
 
   /**
@@ -53,6 +66,8 @@ export class PlatformSynthApp extends App {
       return;
     }
     fs.mkdirSync(this.outdir, { recursive: true });
+    // validation may render objects too (load limits): it must see the objects as they are now
+    this.written.clear();
     const all = this.node.findAll();
     validateAll(all);
     const hasDependantCharts = resolveDependencies(all);
@@ -66,7 +81,7 @@ export class PlatformSynthApp extends App {
       for (const chart of charts) {
         const objects = chartObjects(chart);
         written.push(...objects);
-        for (const o of objects) docs.push(o.toJson());
+        for (const o of objects) docs.push(this.render(o));
       }
       if (charts.length > 0) {
         fs.writeFileSync(path.join(this.outdir, `app${this.outputFileExtension}`), yaml.stringify(docs), { encoding: 'utf8' });
@@ -78,7 +93,7 @@ export class PlatformSynthApp extends App {
         const name = hasDependantCharts ? `${String(index++).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart);
         const objects = chartObjects(chart);
         if (this.writeMetadata) written.push(...objects);
-        fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => o.toJson())), { encoding: 'utf8' });
+        fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => this.render(o))), { encoding: 'utf8' });
       }
     }
     if (this.writeMetadata) {
@@ -87,6 +102,17 @@ export class PlatformSynthApp extends App {
       fs.writeFileSync(path.join(this.outdir, 'construct-metadata.json'), JSON.stringify({ version: '1.0.0', resources }));
     }
   }
+}
+
+/**
+ * The document `app`'s last `synth()` wrote for `obj` (what `obj.toJson()` returned then), or
+ * undefined when `app` is no PlatformSynthApp or wrote no such object. For what is read after
+ * synthesis, like the controller load of the fleet report, which would otherwise render every
+ * object a second time; the records are the app's until its next `synth()`.
+ * @internal
+ */
+export function synthesizedJson(app: IConstruct, obj: ApiObject): unknown {
+  return app instanceof PlatformSynthApp ? app._synthesized(obj) : undefined;
 }
 
 /** Every construct's validations, as cdk8s's `validate(app)` runs them and words the error. */

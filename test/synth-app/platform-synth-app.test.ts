@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, App, Chart, Testing, YamlOutputType } from 'cdk8s';
+import { ApiObject, App, Chart, JsonPatch, Testing, YamlOutputType } from 'cdk8s';
 import { Construct, Node } from 'constructs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
+import { synthesizedJson } from '../../src/synth-app/platform-synth-app';
 
 /** Every file an app writes, by name. */
 function synthFiles(make: (outdir: string) => App, define: (app: App) => void): Map<string, string> {
@@ -186,5 +187,28 @@ describe('synth-app mirrors the cdk8s it names', () => {
     const linear = synthesized(new PlatformSynthApp({ outdir: scratchDir(), recordConstructMetadata: true }));
     expect([...linear.keys()]).toEqual(['0000-a.k8s.yaml', '0001-b.k8s.yaml', 'construct-metadata.json']);
     expect(linear).toEqual(cdk8s);
+  });
+});
+
+describe('synthesizedJson', () => {
+  test('is what synth wrote for each object, until the next synth writes the object again', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-'));
+    const app = new PlatformSynthApp({ outdir });
+    const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: '1' } });
+    expect(synthesizedJson(app, obj)).toBeUndefined();
+    app.synth();
+    expect(synthesizedJson(app, obj)).toEqual(obj.toJson());
+    obj.addJsonPatch(JsonPatch.replace('/data/a', '2'));
+    expect((synthesizedJson(app, obj) as any).data).toEqual({ a: '1' });
+    app.synth();
+    expect((synthesizedJson(app, obj) as any).data).toEqual({ a: '2' });
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('a plain cdk8s App keeps nothing', () => {
+    const app = Testing.app();
+    const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    app.synth();
+    expect(synthesizedJson(app, obj)).toBeUndefined();
   });
 });
