@@ -17,6 +17,7 @@ import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import { defineExamples } from '../apps';
 import { PlatformReport, PlatformSynthApp } from '../src';
 import { defineGeneratedPlatform } from './generated-platform';
+import { ManifestYaml } from '../src/synth-app/manifest-yaml';
 
 type Dump = { file: string; docs: any[] }[];
 
@@ -45,11 +46,11 @@ function readDump(): Dump {
 const dump: Dump = [];
 let pending: any[] = [];
 if (mode === 'platform' && dumpPath) {
-  const toJson = ApiObject.prototype.toJson;
-  ApiObject.prototype.toJson = function (this: ApiObject) {
-    const json = toJson.call(this);
-    pending.push(json);
-    return json;
+  // the documents as the YAML writer gets them (wrapping toJson would turn off PlatformSynthApp's fast path)
+  const stringify = ManifestYaml.prototype.stringify;
+  ManifestYaml.prototype.stringify = function (this: ManifestYaml, docs: readonly unknown[]) {
+    pending.push(...docs);
+    return stringify.call(this, docs);
   };
   // the module itself, not this file's import of it, so the library's calls see the wrapper
   // eslint-disable-next-line @typescript-eslint/no-require-imports
