@@ -3,7 +3,7 @@ import { IConstruct } from 'constructs';
 import { measureReleaseRepos, ReleaseRepoLoad } from './release-repo-load';
 import { measureWarehouseHosts, HostLoad } from './warehouse-requests';
 import { PlatformLabels } from '../contracts/labels';
-import { synthesizedJson } from '../synth-app/platform-synth-app';
+import { synthesizedJson } from '../synth-app/synthesized-json';
 import { clusterSecrets, modelApplications, secretData } from '../testkit/model/argocd-applications';
 
 /**

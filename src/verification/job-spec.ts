@@ -78,13 +78,11 @@ function cacheKey(input: JobSpecInput): string | undefined {
   const labelValues = Object.values(input.labels);
   if (!labelValues.every(v => typeof v === 'string')) return undefined;
   const { cpu, memory, ephemeralStorage } = input.resources;
-  const amount = (v: unknown) => {
-    if (v === undefined || typeof v === 'string' || typeof v === 'number') return v;
-    throw new Error('not a cpu amount');
-  };
+  const cpuAmounts = [cpu?.request?.amount, cpu?.limit?.amount];
+  if (!cpuAmounts.every(v => v === undefined || typeof v === 'string' || typeof v === 'number')) return undefined;
   try {
     const key = JSON.stringify([input.image, input.imagePullPolicy, input.command, input.args, input.env, input.backoffLimit,
-      input.activeDeadline.toSeconds(), input.user, amount(cpu?.request?.amount), amount(cpu?.limit?.amount),
+      input.activeDeadline.toSeconds(), input.user, ...cpuAmounts,
       memory?.request?.toMebibytes(), memory?.limit?.toMebibytes(), ephemeralStorage?.request?.toGibibytes(),
       ephemeralStorage?.limit?.toGibibytes(), Object.keys(input.labels).sort(), input.caBundle?.bundle.configMapName,
       input.caBundle?.bundle.key, input.caBundle?.env]);

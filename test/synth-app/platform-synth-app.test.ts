@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
-import { synthesizedJson } from '../../src/synth-app/platform-synth-app';
+import { synthesizedJson } from '../../src/synth-app/synthesized-json';
 
 /** Every file an app writes, by name. */
 function synthFiles(make: (outdir: string) => App, define: (app: App) => void): Map<string, string> {
