@@ -4,7 +4,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { withFastToJson } from './fast-to-json';
 import { ManifestYaml } from './manifest-yaml';
 
 /**
@@ -66,11 +65,6 @@ export class PlatformSynthApp extends App {
       super.synth();
       return;
     }
-    withFastToJson(() => this.writeFiles());
-  }
-
-  /** `synth()` for `FILE_PER_CHART` and `FILE_PER_APP`. */
-  private writeFiles(): void {
     fs.mkdirSync(this.outdir, { recursive: true });
     // validation may render objects too (load limits): it must see the objects as they are now
     this.written.clear();
