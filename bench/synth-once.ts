@@ -46,7 +46,7 @@ function readDump(): Dump {
 const dump: Dump = [];
 let pending: any[] = [];
 if (mode === 'platform' && dumpPath) {
-  // the documents as the YAML writer gets them (wrapping toJson would turn off PlatformSynthApp's fast path)
+  // the documents as the YAML writer gets them (what the app writes, not a second rendering)
   const stringify = ManifestYaml.prototype.stringify;
   ManifestYaml.prototype.stringify = function (this: ManifestYaml, docs: readonly unknown[]) {
     pending.push(...docs);
