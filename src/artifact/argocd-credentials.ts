@@ -1,3 +1,4 @@
+import { field, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 import { urlDefect } from '../util/urls';
 
@@ -68,12 +69,12 @@ export class ArgoCdCredentials {
   /** A GitHub App whose private key another system merges into the Secret. */
   public static githubApp(options: ArgoCdGitHubAppOptions): ArgoCdCredentials {
     const problems = sourceProblems('githubApp', options?.source);
-    for (const [field, value] of [['appId', options?.appId], ['installationId', options?.installationId]] as const) {
-      if (!(Number.isInteger(value) && value > 0)) problems.push(describe(`githubApp ${field}`, value, 'must be a whole number above 0', 'copy it from the App\'s settings page'));
+    for (const [name, value] of [['appId', options?.appId], ['installationId', options?.installationId]] as const) {
+      if (!(Number.isInteger(value) && value > 0)) problems.push(describe(field(prop('githubApp'), prop(name)), value, 'must be a whole number above 0', 'copy it from the App\'s settings page'));
     }
     const base = options?.enterpriseBaseUrl;
     if (base !== undefined && urlDefect(`${base}`, { schemes: ['https:'] }) !== undefined) {
-      problems.push(describe('githubApp enterpriseBaseUrl', base, 'must be an https:// URL without credentials', 'use e.g. "https://ghe.acme.com/api/v3"'));
+      problems.push(describe(field(prop('githubApp'), prop('enterpriseBaseUrl')), base, 'must be an https:// URL without credentials', 'use e.g. "https://ghe.acme.com/api/v3"'));
     }
     const fields: Record<string, string> = { githubAppID: `${options?.appId}`, githubAppInstallationID: `${options?.installationId}` };
     if (base !== undefined) fields.githubAppEnterpriseBaseUrl = `${base}`;
@@ -98,6 +99,6 @@ export class ArgoCdCredentials {
 
 function sourceProblems(factory: string, source: string | undefined): string[] {
   return `${source ?? ''}`.trim() === ''
-    ? [describe(`${factory} source`, source, 'must say where the secret fields come from', 'e.g. "ExternalSecret argocd-releases (merge)"')]
+    ? [describe(field(prop(factory), prop('source')), source, 'must say where the secret fields come from', 'e.g. "ExternalSecret argocd-releases (merge)"')]
     : [];
 }

@@ -1,6 +1,7 @@
 import { ArtifactKind, ArtifactOptions } from './artifact-kind';
 import { re2Problem } from './regex';
-import { describe, ProblemList } from '../util/errors';
+import { field, hint, idiom, prop } from '../util/code-hint';
+import { describe, Field, ProblemList } from '../util/errors';
 
 /**
  * What one kind of artifact knows about itself: its Warehouse subscription, the fragments of
@@ -91,9 +92,13 @@ export interface ReachContext extends SourceReach {
 /** The problem of a repository URL with a user, password or token in it. @internal */
 export const CREDENTIALS_IN_URL = 'must not carry credentials (declare them with RepositoryCredentials instead)';
 
-/** The problem of an `http://` repository URL. @internal */
-export const INSECURE_HTTP = 'must use https: http:// sends the repository content, and Kargo its credentials, in clear text '
-  + '(set allowInsecureHttp: true to accept it for a repository on a trusted network)';
+const TRUE = idiom({ typescript: 'true', python: 'True', java: 'true', go: 'jsii.Bool(true)', dotnet: 'true' });
+
+/** The problem of an `http://` repository URL, naming the option as the user's language does. @internal */
+export function insecureHttp(): string {
+  return 'must use https: http:// sends the repository content, and Kargo its credentials, in clear text '
+    + hint`(set ${prop('allowInsecureHttp')}: ${TRUE} to accept it for a repository on a trusted network)`;
+}
 
 /**
  * A repository URL as Kargo compares it (subscriptions, credentials): without case and trailing
@@ -106,17 +111,17 @@ export function normalizedRepoUrl(repoUrl: string, git: boolean): string {
 }
 
 /** Adds a problem for each pattern that is not Go RE2. @internal */
-export function checkRegexes(problems: string[], field: string, patterns: string[] | undefined) {
+export function checkRegexes(problems: string[], name: Field, patterns: string[] | undefined) {
   for (const p of patterns ?? []) {
     const problem = re2Problem(p);
-    if (problem) problems.push(describe(`${field} regular expression`, p, problem, 'use Go RE2 syntax (no lookarounds or backreferences)'));
+    if (problem) problems.push(describe(field(name, 'regular expression'), p, problem, 'use Go RE2 syntax (no lookarounds or backreferences)'));
   }
 }
 
 /** Adds a problem when the discovery limit is not one Kargo accepts. @internal */
 export function checkDiscoveryLimit(problems: string[], limit: number | undefined) {
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
-    problems.push(describe('discoveryLimit', limit, 'must be a whole number from 1 to 100', 'use e.g. 20 (the default)'));
+    problems.push(describe(prop('discoveryLimit'), limit, 'must be a whole number from 1 to 100', 'use e.g. 20 (the default)'));
   }
 }
 

@@ -1,7 +1,8 @@
 import { ArtifactKind, ArtifactOptions } from './artifact-kind';
-import { ArtifactType, checkDiscoveryLimit, CREDENTIALS_IN_URL, INSECURE_HTTP, normalizedRepoUrl, ReachContext } from './artifact-type';
+import { ArtifactType, checkDiscoveryLimit, CREDENTIALS_IN_URL, insecureHttp, normalizedRepoUrl, ReachContext } from './artifact-type';
 import { semverConstraintProblem } from './versioning';
 import { chartVersion, chartVersionOf, expr } from '../contracts/expressions';
+import { call, field, fieldText, hint, placeholder, prop, shorthand, struct } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { urlDefect } from '../util/urls';
 
@@ -43,20 +44,22 @@ export function chartArtifact(repoUrl: string, options: HelmChartArtifactOptions
   const oci = url?.protocol === 'oci:';
   const defect = urlDefect(`${repoUrl}`, { schemes: options.allowInsecureHttp ? ['https:', 'http:', 'oci:'] : ['https:', 'oci:'] });
   if (defect === 'credentials') {
-    problems.push(describe('helm chart repoUrl', repoUrl, CREDENTIALS_IN_URL, 'remove them from the URL and pass { credentials }'));
+    problems.push(describe(field('helm chart', prop('repoUrl')), repoUrl, CREDENTIALS_IN_URL,
+      hint`remove them from the URL and pass ${shorthand('HelmChartArtifactOptions', 'credentials')}`));
   } else if (url?.protocol === 'http:' && defect === 'scheme') {
-    problems.push(describe('helm chart repoUrl', repoUrl, INSECURE_HTTP, 'use the https:// URL of the chart repository'));
+    problems.push(describe(field('helm chart', prop('repoUrl')), repoUrl, insecureHttp(), 'use the https:// URL of the chart repository'));
   } else if (!url || defect !== undefined) {
-    problems.push(describe('helm chart repoUrl', repoUrl, 'must start with https:// (chart repository) or oci:// (OCI registry)',
-      'use e.g. "https://charts.example.com" with { name } or "oci://ghcr.io/acme/charts/app"'));
+    problems.push(describe(field('helm chart', prop('repoUrl')), repoUrl, 'must start with https:// (chart repository) or oci:// (OCI registry)',
+      hint`use e.g. "https://charts.example.com" with ${shorthand('HelmChartArtifactOptions', 'name')} or "oci://ghcr.io/acme/charts/app"`));
   } else if (oci && options.name !== undefined) {
-    problems.push(describe('helm chart name', options.name, `must be omitted for oci:// repositories (the chart is the last path segment of ${show(repoUrl)})`,
-      'remove { name }'));
+    problems.push(describe(field('helm chart', prop('name')), options.name, `must be omitted for oci:// repositories (the chart is the last path segment of ${show(repoUrl)})`,
+      hint`remove ${shorthand('HelmChartArtifactOptions', 'name')}`));
   } else if (!oci && !options.name) {
-    problems.push(describe('helm chart name', undefined, `is required for ${url.protocol}// repositories such as ${show(repoUrl)}`, 'pass { name: \'<chart>\' }'));
+    problems.push(describe(field('helm chart', prop('name')), undefined, `is required for ${url.protocol}// repositories such as ${show(repoUrl)}`,
+      hint`pass ${struct('HelmChartArtifactOptions', { name: placeholder('chart') })}`));
   }
   const semverProblem = semverConstraintProblem(options.semver ?? '');
-  if (semverProblem) problems.push(describe('helm chart semver', options.semver, semverProblem, 'use a range such as "^1.2.0"'));
+  if (semverProblem) problems.push(describe(field('helm chart', prop('semver')), options.semver, semverProblem, 'use a range such as "^1.2.0"'));
   checkDiscoveryLimit(problems, options.discoveryLimit);
   problems.push(...options.credentials?._problems ?? []);
   const chartName = options.name ?? `${repoUrl}`.replace(/\/+$/, '').split('/').pop()!;
@@ -120,18 +123,18 @@ class ChartArtifact implements ArtifactType<HelmChartArtifactOptions> {
    */
   public checkReach(problems: ProblemList, index: number, ctx: ReachContext): void {
     if (!ctx.updatesChartDependencies) {
-      problems.add(describe(`artifacts[${index}] (helm chart ${this.repoUrl})`, ctx.sourceKind,
+      problems.add(describe(field(prop('artifacts', index), `(helm chart ${this.repoUrl})`), ctx.sourceKind,
         `is never read: a chart version reaches a release only as a dependency of a Helm source (helm-update-chart), and this source is rendered by ${ctx.sourceKind}`,
-        'drop the chart artifact, or render a Helm umbrella chart with ManifestSource.helm()'));
+        hint`drop the chart artifact, or render a Helm umbrella chart with ${call('ManifestSource', 'helm')}`));
     }
     if (this.problems.length > 0) return;
     const o = this.options;
-    const artifact = `artifacts[${index}] (helm chart ${this.repoUrl}${o.name ? ` ${o.name}` : ''})`;
+    const artifact = fieldText(field(prop('artifacts', index), `(helm chart ${this.repoUrl}${o.name ? ` ${o.name}` : ''})`));
     const key = `${o.dependencyName}@${chartDependencyRepository(this.repoUrl)}`;
     const other = ctx.dependencies.get(key);
     if (other !== undefined) {
-      problems.add(describe(`${artifact} dependencyName`, o.dependencyName, `names the same Chart.yaml dependency as ${other} (one name and repository take one version)`,
-        'give each chart artifact the dependencyName of its own dependency in Chart.yaml'));
+      problems.add(describe(field(artifact, prop('dependencyName')), o.dependencyName, `names the same Chart.yaml dependency as ${other} (one name and repository take one version)`,
+        hint`give each chart artifact the ${prop('dependencyName')} of its own dependency in Chart.yaml`));
     }
     ctx.dependencies.set(key, artifact);
   }

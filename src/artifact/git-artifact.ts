@@ -1,9 +1,10 @@
 import { ArtifactKind, ArtifactOptions } from './artifact-kind';
-import { ArtifactType, checkDiscoveryLimit, checkRegexes, CREDENTIALS_IN_URL, INSECURE_HTTP, nonEmpty, normalizedRepoUrl, ReachContext } from './artifact-type';
+import { ArtifactType, checkDiscoveryLimit, checkRegexes, CREDENTIALS_IN_URL, insecureHttp, nonEmpty, normalizedRepoUrl, ReachContext } from './artifact-type';
 import { SRC } from './promotion-dirs';
 import { re2Problem } from './regex';
 import { semverConstraintProblem } from './versioning';
 import { commitId, commitIdOf, expr } from '../contracts/expressions';
+import { field, fieldText, hint, prop } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { normalizeRepoPath, pathWithin, repoPathProblem } from '../util/repo-paths';
 import { urlDefect } from '../util/urls';
@@ -83,26 +84,28 @@ const GIT_BRANCH = /^[a-zA-Z0-9]([a-zA-Z0-9._/-]*[a-zA-Z0-9_-])?$/;
 export function gitArtifact(repoUrl: string, options: GitArtifactOptions): ArtifactType<GitArtifactOptions> {
   const problems: string[] = [];
   const urlProblem = gitUrlProblem(repoUrl ?? '', options.allowInsecureHttp);
-  if (urlProblem) problems.push(describe('git repoUrl', repoUrl, urlProblem, 'use the https:// clone URL'));
+  if (urlProblem) problems.push(describe(field('git', prop('repoUrl')), repoUrl, urlProblem, 'use the https:// clone URL'));
   const selection = options.selection ?? GitCommitSelection.NEWEST_FROM_BRANCH;
   const fromBranch = selection === GitCommitSelection.NEWEST_FROM_BRANCH;
   if (options.branch !== undefined && !fromBranch) {
-    problems.push(describe('git branch', options.branch, `only applies to NEWEST_FROM_BRANCH selection, not ${selection}`, 'remove branch, or select NEWEST_FROM_BRANCH'));
+    problems.push(describe(field('git', prop('branch')), options.branch, `only applies to NEWEST_FROM_BRANCH selection, not ${selection}`,
+      hint`remove ${prop('branch')}, or select NEWEST_FROM_BRANCH`));
   }
   const branch = fromBranch ? options.branch ?? 'main' : undefined;
   const branchProblem = branch === undefined ? undefined : gitBranchProblem(branch);
-  if (branchProblem) problems.push(describe('git branch', branch, branchProblem, 'use a branch name such as "main" or "release/1.x"'));
+  if (branchProblem) problems.push(describe(field('git', prop('branch')), branch, branchProblem, 'use a branch name such as "main" or "release/1.x"'));
   if (options.semver !== undefined && selection !== GitCommitSelection.SEMVER) {
-    problems.push(describe('git semver', options.semver, `only applies to SEMVER selection, not ${selection}`, 'remove semver, or select SEMVER'));
+    problems.push(describe(field('git', prop('semver')), options.semver, `only applies to SEMVER selection, not ${selection}`,
+      hint`remove ${prop('semver')}, or select SEMVER`));
   }
   const semverProblem = semverConstraintProblem(options.semver ?? '');
-  if (semverProblem) problems.push(describe('git semver', options.semver, semverProblem, 'use a range such as "^1.2.0"'));
+  if (semverProblem) problems.push(describe(field('git', prop('semver')), options.semver, semverProblem, 'use a range such as "^1.2.0"'));
   if ((options.allowTags || options.ignoreTags) && fromBranch) {
-    problems.push(describe('git allowTags/ignoreTags', GitCommitSelection.NEWEST_FROM_BRANCH, 'only apply to tag selections (SEMVER, LEXICAL, NEWEST_TAG)',
+    problems.push(describe(`${fieldText(field('git', prop('allowTags')))}/${fieldText(prop('ignoreTags'))}`, GitCommitSelection.NEWEST_FROM_BRANCH, 'only apply to tag selections (SEMVER, LEXICAL, NEWEST_TAG)',
       'remove them, or select a tag selection'));
   }
-  checkRegexes(problems, 'git allowTags', options.allowTags);
-  checkRegexes(problems, 'git ignoreTags', options.ignoreTags);
+  checkRegexes(problems, field('git', prop('allowTags')), options.allowTags);
+  checkRegexes(problems, field('git', prop('ignoreTags')), options.ignoreTags);
   for (const p of [...options.includePaths ?? [], ...options.excludePaths ?? []]) {
     const m = /^(regex|regexp):(.*)$/.exec(p);
     const rp = m ? re2Problem(m[2]) : undefined;
@@ -128,10 +131,10 @@ export function sourceGitArtifact(repoUrl: string, branch: string, watchedPaths:
 function checkCheckoutPath(problems: string[], given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
   const pathProblem = repoPathProblem(given) ?? (/[{}]/.test(given) ? 'must not use tokens (one checkout serves every cluster)' : undefined);
-  if (pathProblem) problems.push(describe('git checkoutPath', given, pathProblem, 'use e.g. "chart/model-config"'));
+  if (pathProblem) problems.push(describe(field('git', prop('checkoutPath')), given, pathProblem, 'use e.g. "chart/model-config"'));
   const checkoutPath = normalizeRepoPath(given);
   if (!pathProblem && checkoutPath === '') {
-    problems.push(describe('git checkoutPath', given, 'names the root of the source repository, which holds the source itself', 'use a directory inside it, e.g. "chart/model-config"'));
+    problems.push(describe(field('git', prop('checkoutPath')), given, 'names the root of the source repository, which holds the source itself', 'use a directory inside it, e.g. "chart/model-config"'));
   }
   return checkoutPath;
 }
@@ -145,7 +148,7 @@ export function gitUrlProblem(url: string, allowInsecureHttp: boolean = false): 
   switch (urlDefect(url, { schemes: allowInsecureHttp ? ['https:', 'http:'] : ['https:'], requirePath: true })) {
     case 'not-a-url': return 'must be a URL';
     case 'credentials': return CREDENTIALS_IN_URL;
-    case 'scheme': return url.startsWith('http:') ? INSECURE_HTTP : 'must use https';
+    case 'scheme': return url.startsWith('http:') ? insecureHttp() : 'must use https';
     case 'no-path': return 'must name a repository';
     default: return undefined;
   }
@@ -213,32 +216,32 @@ class GitArtifact implements ArtifactType<GitArtifactOptions> {
    */
   public checkReach(problems: ProblemList, index: number, ctx: ReachContext): void {
     if (this.problems.length > 0) return;
-    const field = `artifacts[${index}] (git ${this.repoUrl}) checkoutPath`;
+    const checkout = fieldText(field(prop('artifacts', index), `(git ${this.repoUrl})`, prop('checkoutPath')));
     const path = this.options.checkoutPath;
     if (this === ctx.own) {
       if (path !== undefined) {
-        problems.add(describe(field, path, 'is set on the source repository, which every render checks out whole', 'remove checkoutPath'));
+        problems.add(describe(checkout, path, 'is set on the source repository, which every render checks out whole', hint`remove ${prop('checkoutPath')}`));
       }
       return;
     }
     const example = `${ctx.checkoutBase}/${this.repoUrl.split('/').pop()!.replace(/\.git$/, '')}`;
     if (path === undefined) {
-      problems.add(describe(field, path, 'is required: no render reads this repository, so Freight made by its new commits would change nothing',
-        `set checkoutPath to the directory of the source repository the render reads it from (e.g. ${show(example)}), or drop the artifact`));
+      problems.add(describe(checkout, path, 'is required: no render reads this repository, so Freight made by its new commits would change nothing',
+        hint`set ${prop('checkoutPath')} to the directory of the source repository the render reads it from (e.g. ${show(example)}), or drop the artifact`));
       return;
     }
     const unread = ctx.checkoutProblem(path);
-    if (unread) problems.add(describe(field, path, unread, `use a directory inside it, e.g. ${show(example)}`));
+    if (unread) problems.add(describe(checkout, path, unread, `use a directory inside it, e.g. ${show(example)}`));
     const covered = ctx.sourceDirs.filter(d => pathWithin(d, path));
     if (covered.length > 0) {
-      problems.add(describe(field, path, `would replace the source's own directory ${show(covered[0])}`, 'check it out into a new directory below it'));
+      problems.add(describe(checkout, path, `would replace the source's own directory ${show(covered[0])}`, 'check it out into a new directory below it'));
     }
     for (const other of ctx.checkouts) {
       if (pathWithin(path, other.path) || pathWithin(other.path, path)) {
-        problems.add(describe(field, path, `overlaps ${other.field} ${show(other.path)}`, 'give each git artifact its own directory'));
+        problems.add(describe(checkout, path, `overlaps ${other.field} ${show(other.path)}`, 'give each git artifact its own directory'));
       }
     }
-    ctx.checkouts.push({ field, path });
+    ctx.checkouts.push({ field: checkout, path });
   }
 
   /**

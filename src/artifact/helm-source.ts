@@ -76,7 +76,7 @@ export function helmReleaseNameLengthProblem(name: string): string | undefined {
 export function helmSource(options: HelmSourceOptions): SourceType<HelmSourceOptions> {
   const problems: string[] = [];
   checkRepo(problems, options);
-  checkPath(problems, 'helm path', options.path, false);
+  checkPath(problems, field('helm', prop('path')), options.path, false);
   for (const f of [...options.valuesFiles ?? [], ...options.optionalValuesFiles ?? []]) checkPath(problems, 'helm values file', f, true);
   for (const v of options.apiVersions ?? []) {
     const problem = apiVersionProblem(v);

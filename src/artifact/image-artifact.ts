@@ -2,6 +2,7 @@ import { ArtifactKind, ArtifactOptions } from './artifact-kind';
 import { ArtifactType, checkDiscoveryLimit, checkRegexes, nonEmpty, normalizedRepoUrl } from './artifact-type';
 import { ImageSelectionStrategy, Versioning } from './versioning';
 import { expr, imageDigest, imageTag, imageTagOf } from '../contracts/expressions';
+import { call, hint, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
 /**
@@ -49,14 +50,14 @@ export function imageArtifact(repoUrl: string, options: ImageArtifactOptions): A
   if (repoProblem) problems.push(describe('image', repoUrl, repoProblem.message, repoProblem.fix));
   const versioning = options.versioning ?? Versioning.semver();
   problems.push(...versioning._problems);
-  checkRegexes(problems, 'allowTags', options.allowTags);
-  checkRegexes(problems, 'ignoreTags', options.ignoreTags);
+  checkRegexes(problems, prop('allowTags'), options.allowTags);
+  checkRegexes(problems, prop('ignoreTags'), options.ignoreTags);
   if (options.platform !== undefined && !/^\w+\/\w+$/.test(options.platform)) {
-    problems.push(describe('platform', options.platform, 'must be "os/arch"', 'use e.g. "linux/amd64"'));
+    problems.push(describe(prop('platform'), options.platform, 'must be "os/arch"', 'use e.g. "linux/amd64"'));
   }
   const key = options.helmValuesKey ?? 'image';
   if (!/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/.test(key)) {
-    problems.push(describe('helmValuesKey', key, 'must be a dotted Helm values path', 'use e.g. "gateway.image"'));
+    problems.push(describe(prop('helmValuesKey'), key, 'must be a dotted Helm values path', 'use e.g. "gateway.image"'));
   }
   checkDiscoveryLimit(problems, options.discoveryLimit);
   problems.push(...options.credentials?._problems ?? []);
@@ -141,7 +142,7 @@ class ImageArtifact implements ArtifactType<ImageArtifactOptions> {
 
 function imageRepoProblem(repoUrl: string): { message: string; fix: string } | undefined {
   if (/^[a-z]+:\/\//.test(repoUrl)) return { message: 'reference must not have a scheme', fix: 'drop the scheme, e.g. "ghcr.io/acme/app"' };
-  if (repoUrl.includes('@')) return { message: 'reference must not have a digest', fix: 'name the repository only; use Versioning.digest() to follow a tag by digest' };
+  if (repoUrl.includes('@')) return { message: 'reference must not have a digest', fix: hint`name the repository only; use ${call('Versioning', 'digest')} to follow a tag by digest` };
   const lastSegment = repoUrl.split('/').pop() ?? '';
   if (lastSegment.includes(':')) return { message: 'reference must not have a tag', fix: 'name the repository only; the versioning rule picks the tag' };
   if (!IMAGE_REPO.test(repoUrl)) return { message: 'reference is not a valid image repository', fix: 'use e.g. "ghcr.io/acme/app" or "registry.example.com:5000/team/app"' };

@@ -3,6 +3,7 @@ import { ManifestSourceKind, ManifestSourceOptions } from './manifest-source-kin
 import { clusterManifests, SRC, withTokens } from './promotion-dirs';
 import { checkPath, checkRepo, RenderContext, RenderedCluster, SourceType } from './source-type';
 import { clusterVariables, RELEASE_VARIABLES } from '../contracts/cluster-variables';
+import { field, prop } from '../util/code-hint';
 
 /**
  * Options for `ManifestSource.kustomize()`.
@@ -24,8 +25,8 @@ export interface KustomizeSourceOptions extends ManifestSourceOptions {
 export function kustomizeSource(options: KustomizeSourceOptions): SourceType<KustomizeSourceOptions> {
   const problems: string[] = [];
   checkRepo(problems, options);
-  checkPath(problems, 'kustomize basePath', options.basePath, false);
-  checkPath(problems, 'kustomize overlayPath', options.overlayPath, true);
+  checkPath(problems, field('kustomize', prop('basePath')), options.basePath, false);
+  checkPath(problems, field('kustomize', prop('overlayPath')), options.overlayPath, true);
   return new KustomizeSource(options, problems);
 }
 

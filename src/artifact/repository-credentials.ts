@@ -1,3 +1,4 @@
+import { field, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 
 /**
@@ -48,7 +49,7 @@ export class RepositoryCredentials {
   /** A credentials Secret shell whose values are filled in elsewhere. */
   public static managedSecret(options: ManagedSecretOptions): RepositoryCredentials {
     const problems = (options.source ?? '').trim() === ''
-      ? [describe('managedSecret source', options.source, 'must say where the values come from', 'e.g. "vault:kv/kargo/github"')]
+      ? [describe(field(prop('managedSecret'), prop('source')), options.source, 'must say where the values come from', 'e.g. "vault:kv/kargo/github"')]
       : [];
     return new RepositoryCredentials(CredentialsKind.MANAGED_SECRET, options.source, problems);
   }

@@ -3,7 +3,8 @@ import { SourceReach } from './artifact-type';
 import { gitBranchProblem, gitUrlProblem } from './git-artifact';
 import { ManifestSourceKind, ManifestSourceOptions } from './manifest-source-kind';
 import { ClusterVariableSource, RELEASE_VARIABLES } from '../contracts/cluster-variables';
-import { describe, ProblemList } from '../util/errors';
+import { hint, prop } from '../util/code-hint';
+import { describe, Field, ProblemList } from '../util/errors';
 import { repoPathProblem } from '../util/repo-paths';
 
 /**
@@ -76,13 +77,13 @@ export interface RenderContext extends RenderOptions {
 export function checkRepo(problems: string[], options: ManifestSourceOptions) {
   problems.push(...options.credentials?._problems ?? []);
   const problem = gitUrlProblem(options.repoUrl ?? '', options.allowInsecureHttp);
-  if (problem) problems.push(describe('repoUrl', options.repoUrl, problem, 'use the https:// clone URL'));
+  if (problem) problems.push(describe(prop('repoUrl'), options.repoUrl, problem, 'use the https:// clone URL'));
   const branchProblem = options.branch === undefined ? undefined : gitBranchProblem(options.branch);
-  if (branchProblem) problems.push(describe('branch', options.branch, branchProblem, 'use a branch name such as "main"'));
+  if (branchProblem) problems.push(describe(prop('branch'), options.branch, branchProblem, 'use a branch name such as "main"'));
 }
 
 /** Adds the problems of a path of the source, which may use the release variables as tokens when `tokens`. @internal */
-export function checkPath(problems: string[], field: string, path: string, tokens: boolean) {
+export function checkPath(problems: string[], field: Field, path: string, tokens: boolean) {
   const problem = repoPathProblem(path);
   if (problem) {
     problems.push(describe(field, path, problem, 'use e.g. "charts/app"'));
@@ -90,7 +91,7 @@ export function checkPath(problems: string[], field: string, path: string, token
   }
   for (const m of path.matchAll(/\{([^}]*)\}/g)) {
     if (!tokens) {
-      problems.push(describe(field, path, 'must not use tokens', 'name one path; per-stage differences go in valuesFiles or the overlay'));
+      problems.push(describe(field, path, 'must not use tokens', hint`name one path; per-stage differences go in ${prop('valuesFiles')} or the overlay`));
     } else if (!RELEASE_VARIABLES.includes(m[1])) {
       problems.push(describe(field, path, `uses unknown token {${m[1]}}`, `use one of ${RELEASE_VARIABLES.map(t => `{${t}}`).join(', ')}`));
     }

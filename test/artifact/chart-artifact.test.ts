@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { Artifact, ManifestSource } from '../../src';
 import { ReachContext } from '../../src/artifact/artifact-type';
 import { ProblemList } from '../../src/util/errors';
+import { HostLanguage } from '../../src/util/host-language';
 
 function reach(source: ManifestSource): ReachContext {
   return { ...source._type.reach, own: undefined, dependencies: new Map(), checkouts: [] };
@@ -43,5 +44,17 @@ describe('chart artifact', () => {
     Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'redis', dependencyName: 'cache' })._type.checkReach(problems, 0, ctx);
     Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'valkey', dependencyName: 'cache' })._type.checkReach(problems, 1, ctx);
     expect(() => problems.throwIfAny()).toThrow(/artifacts\[1\] \(helm chart https:\/\/charts.bitnami.com\/bitnami valkey\) dependencyName names the same Chart.yaml dependency as artifacts\[0\]/);
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, "helm chart name is required for https:// repositories such as \"https://charts.example.com\", got nothing; pass { name: '<chart>' }"],
+    [HostLanguage.PYTHON, 'helm chart name is required for https:// repositories such as "https://charts.example.com", got nothing; pass HelmChartArtifactOptions(name="<chart>")'],
+    [HostLanguage.JAVA, 'helm chart name is required for https:// repositories such as "https://charts.example.com", got nothing; '
+      + 'pass HelmChartArtifactOptions.builder().name("<chart>").build()'],
+    [HostLanguage.GO, 'helm chart Name is required for https:// repositories such as "https://charts.example.com", got nothing; '
+      + 'pass &HelmChartArtifactOptions{Name: jsii.String("<chart>")}'],
+    [HostLanguage.DOTNET, 'helm chart Name is required for https:// repositories such as "https://charts.example.com", got nothing; pass new HelmChartArtifactOptions { Name = "<chart>" }'],
+  ])('fails if a classic chart repository names no chart, in %s', (language, expected) => {
+    expect(HostLanguage.using(language, () => Artifact.helmChart('https://charts.example.com')._problems)).toEqual([expected]);
   });
 });

@@ -3,6 +3,7 @@ import { Artifact, GitCommitSelection, ManifestSource } from '../../src';
 import { ReachContext } from '../../src/artifact/artifact-type';
 import { sourceSubscription } from '../../src/artifact/manifest-source';
 import { ProblemList } from '../../src/util/errors';
+import { HostLanguage } from '../../src/util/host-language';
 
 const helm = ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', branch: 'release' });
 
@@ -47,5 +48,25 @@ describe('git artifact', () => {
   test('fails if the source repository itself is given a checkout path', () => {
     expect(() => check([Artifact.git('https://github.com/acme/api.git', { branch: 'release', checkoutPath: 'chart/x' })]).throwIfAny())
       .toThrow(/checkoutPath is set on the source repository, which every render checks out whole, got "chart\/x"; remove checkoutPath/);
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'git repoUrl', 'allowInsecureHttp: true'],
+    [HostLanguage.PYTHON, 'git repo_url', 'allow_insecure_http: True'],
+    [HostLanguage.JAVA, 'git repoUrl', 'allowInsecureHttp: true'],
+    [HostLanguage.GO, 'git RepoUrl', 'AllowInsecureHttp: jsii.Bool(true)'],
+    [HostLanguage.DOTNET, 'git RepoUrl', 'AllowInsecureHttp: true'],
+  ])('fails if a git URL is http://, naming the field and the option to accept it in %s', (language, name, option) => {
+    expect(HostLanguage.using(language, () => Artifact.git('http://git.acme.example/acme/config.git')._problems)).toEqual([
+      `${name} must use https: http:// sends the repository content, and Kargo its credentials, in clear text `
+      + `(set ${option} to accept it for a repository on a trusted network), got "http://git.acme.example/acme/config.git"; use the https:// clone URL`,
+    ]);
+  });
+
+  test('names an artifact\'s checkout path per language, also where it points to another artifact', () => {
+    const artifacts = [Artifact.git('https://github.com/acme/api.git', { branch: 'release', checkoutPath: 'chart/x' })];
+    expect(() => HostLanguage.using(HostLanguage.PYTHON, () => check(artifacts).throwIfAny()))
+      .toThrow('artifacts[0] (git https://github.com/acme/api.git) checkout_path is set on the source repository, which every render checks out whole, '
+        + 'got "chart/x"; remove checkout_path');
   });
 });
