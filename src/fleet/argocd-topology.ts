@@ -1,3 +1,4 @@
+import { field, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
@@ -46,9 +47,9 @@ export class ArgoCdTopology {
   /** An Argo CD inside the workload cluster, reached by its own Kargo controller shard. */
   public static perCluster(options: PerClusterArgoCdOptions = {}): ArgoCdTopology {
     const problems: string[] = [];
-    for (const [field, value] of [['kargoShard', options.kargoShard], ['namespace', options.namespace]] as const) {
+    for (const [name, value] of [['kargoShard', options.kargoShard], ['namespace', options.namespace]] as const) {
       const problem = value === undefined ? undefined : dns1123LabelProblem(value);
-      if (problem) problems.push(describe(`per-cluster argo cd ${field}`, value, problem));
+      if (problem) problems.push(describe(field('per-cluster argo cd', prop(name)), value, problem));
     }
     return new ArgoCdTopology(ArgoCdTopologyKind.PER_CLUSTER, options.kargoShard, options.namespace ?? 'argocd', problems);
   }

@@ -1,5 +1,6 @@
 import { didYouMean } from '../util/closest';
-import { describe, show } from '../util/errors';
+import { call, hint, json } from '../util/code-hint';
+import { describe } from '../util/errors';
 import { labelValueProblem } from '../util/names';
 
 /**
@@ -52,7 +53,7 @@ export class Accelerator {
     const known = Accelerator.all().find(a => a.name === name);
     if (known) return known;
     return new Accelerator(`${name}`, [describe('name', name, 'is not a known accelerator family',
-      `${didYouMean(name, Accelerator.all().map(a => a.name))} (to add a family, declare it with Accelerator.custom(${show(name)}))`)]);
+      `${didYouMean(name, Accelerator.all().map(a => a.name))} ` + hint`(to add a family, declare it with ${call('Accelerator', 'custom', json(name))})`)]);
   }
 
   /**

@@ -10,6 +10,7 @@ import { VerificationJobOptions, verificationJobProblems } from './verification-
 import { defineClusterConfig } from './webhook-config';
 import { WebhookReceiver } from './webhook-receiver';
 import { PlatformLabels } from '../contracts/labels';
+import { field, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue, show } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
@@ -160,7 +161,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     try {
       text = fs.readFileSync(props.file, 'utf-8');
     } catch (e) {
-      fail(`ClusterFleet '${props.fleetName ?? id}'`, 'file', props.file, `cannot be read (${(e as Error).message})`,
+      fail(`ClusterFleet '${props.fleetName ?? id}'`, prop('file'), props.file, `cannot be read (${(e as Error).message})`,
         'write it with `terraform output -json > <file>`');
     }
     const clusters = clustersFromTerraformOutput(text, {
@@ -198,17 +199,17 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     this.fleetName = props.fleetName ?? id;
     const subject = `ClusterFleet '${this.fleetName}'`;
     const nameProblem = labelValueProblem(this.fleetName) ?? dns1123LabelProblem(this.fleetName);
-    if (nameProblem) fail(subject, 'fleetName', this.fleetName, nameProblem, 'use a DNS-1123 label');
+    if (nameProblem) fail(subject, prop('fleetName'), this.fleetName, nameProblem, 'use a DNS-1123 label');
     this.argoCdNamespace = props.argoCdNamespace ?? 'argocd';
     const nsProblem = dns1123LabelProblem(this.argoCdNamespace);
-    if (nsProblem) fail(subject, 'argoCdNamespace', this.argoCdNamespace, nsProblem, 'use the namespace Argo CD runs in');
+    if (nsProblem) fail(subject, prop('argoCdNamespace'), this.argoCdNamespace, nsProblem, 'use the namespace Argo CD runs in');
 
     this.topology = props.topology ?? ArgoCdTopology.central();
     const problems = new ProblemList(subject);
-    reportValue(problems, 'topology', this.topology);
+    reportValue(problems, prop('topology'), this.topology);
     const shards = props.applicationControllerShards;
     if (shards !== undefined) {
-      problems.check('applicationControllerShards', shards, Number.isInteger(shards) && shards >= 1 ? undefined : 'must be a whole number >= 1',
+      problems.check(prop('applicationControllerShards'), shards, Number.isInteger(shards) && shards >= 1 ? undefined : 'must be a whole number >= 1',
         'set it to the number of application controller replicas');
     }
     verificationJobProblems(props.verificationJobs).forEach(p => problems.add(p));
@@ -221,7 +222,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     const names = (props.clusters ?? []).map(c => c.name);
     const dupNames = duplicates(names);
     if (dupNames.length > 0) {
-      fail(subject, 'clusters', dupNames, 'must have unique names', 'rename or remove the duplicates');
+      fail(subject, prop('clusters'), dupNames, 'must have unique names', 'rename or remove the duplicates');
     }
     for (const options of props.clusters ?? []) {
       this.addCluster(options);
@@ -235,20 +236,20 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     const subject = `ClusterFleet '${this.fleetName}'`;
     const cluster = Cluster._define(options, subject, this.topology);
     if (this._clusters.has(cluster.name)) {
-      fail(subject, 'cluster name', cluster.name, 'is already used in this fleet', 'give every cluster a unique name');
+      fail(subject, field('cluster', prop('name')), cluster.name, 'is already used in this fleet', 'give every cluster a unique name');
     }
     const shards = this.applicationControllerShards;
     if (cluster.pinnedShard !== undefined && shards !== undefined && cluster.pinnedShard >= shards) {
-      fail(subject, `cluster ${show(cluster.name)} shard`, cluster.pinnedShard, `must be below the fleet's ${this.applicationControllerShards} application controller shards`);
+      fail(subject, field('cluster', show(cluster.name), prop('shard')), cluster.pinnedShard, `must be below the fleet's ${this.applicationControllerShards} application controller shards`);
     }
     const sameShard = cluster.kargoShard === undefined ? undefined : [...this._clusters.values()].find(c => c.kargoShard === cluster.kargoShard);
     if (sameShard) {
-      fail(subject, `cluster ${show(cluster.name)} argoCd kargoShard`, cluster.kargoShard, `is already used by cluster ${show(sameShard.name)}`,
+      fail(subject, field('cluster', show(cluster.name), prop('argoCd'), prop('kargoShard')), cluster.kargoShard, `is already used by cluster ${show(sameShard.name)}`,
         'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
     }
     const sameServer = [...this._clusters.values()].find(c => endpointIdentity(c.server) === endpointIdentity(cluster.server));
     if (sameServer) {
-      fail(subject, `cluster ${show(cluster.name)} server`, cluster.server, `is already used by cluster ${show(sameServer.name)}`,
+      fail(subject, field('cluster', show(cluster.name), prop('server')), cluster.server, `is already used by cluster ${show(sameServer.name)}`,
         'Argo CD identifies clusters by server URL, so each cluster needs its own');
     }
     this._clusters.set(cluster.name, cluster);

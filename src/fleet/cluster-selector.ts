@@ -1,5 +1,6 @@
 import { Accelerator, CloudProvider, providerProblem, Tier } from './cluster-attributes';
 import { PlatformLabels } from '../contracts/labels';
+import { call, hint } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 import { labelKeyProblem, labelValueProblem } from '../util/names';
 
@@ -123,7 +124,7 @@ export class ClusterSelector {
 
   private static in(key: string, values: string[], what: string): ClusterSelector {
     if (values.length === 0) {
-      return new ClusterSelector({}, [], [`ClusterSelector.${what}() needs at least one value, got none`]);
+      return new ClusterSelector({}, [], [hint`${call('ClusterSelector', what)} needs at least one value, got none`]);
     }
     return ClusterSelector.fromLabelSelector({ matchExpressions: [{ key, operator: SelectorOperator.IN, values }] });
   }

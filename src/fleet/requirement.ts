@@ -2,6 +2,7 @@ import * as semver from 'semver';
 import { Cluster } from './cluster';
 import { Accelerator } from './cluster-attributes';
 import { ClusterSelector } from './cluster-selector';
+import { call, hint } from '../util/code-hint';
 import { describe } from '../util/errors';
 
 /**
@@ -22,13 +23,13 @@ export class Requirement {
   public static accelerator(...families: Accelerator[]): Requirement {
     const names = families.map(f => f.name);
     return new Requirement(`accelerator in (${names.join(', ')})`, c => names.includes(c.accelerator.name),
-      names.length === 0 ? ['Requirement.accelerator() needs at least one family, got none'] : families.flatMap(f => f._problems.map(p => `accelerator ${p}`)));
+      names.length === 0 ? [hint`${call('Requirement', 'accelerator')} needs at least one family, got none`] : families.flatMap(f => f._problems.map(p => `accelerator ${p}`)));
   }
 
   /** At least this many accelerators. */
   public static minAccelerators(count: number): Requirement {
     return new Requirement(`at least ${count} accelerators`, c => c.acceleratorCount >= count,
-      Number.isInteger(count) && count >= 1 ? [] : [describe('Requirement.minAccelerators()', count, 'needs a whole number >= 1')]);
+      Number.isInteger(count) && count >= 1 ? [] : [describe(hint`${call('Requirement', 'minAccelerators')}`, count, 'needs a whole number >= 1')]);
   }
 
   /**
@@ -41,7 +42,7 @@ export class Requirement {
     return new Requirement(`kubernetes >= ${min.major}.${min.minor}`, c => {
       const v = c.kubernetesVersion ? semver.coerce(c.kubernetesVersion) : null;
       return v !== null && (v.major > min.major || (v.major === min.major && v.minor >= min.minor));
-    }, valid ? [] : [describe('Requirement.minKubernetesVersion()', version, 'needs a version such as "1.30"')]);
+    }, valid ? [] : [describe(hint`${call('Requirement', 'minKubernetesVersion')}`, version, 'needs a version such as "1.30"')]);
   }
 
   /** Labels that must satisfy a selector (e.g. `ClusterSelector.matchLabels({ 'nvlink': 'true' })`). */

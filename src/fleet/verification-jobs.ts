@@ -1,3 +1,4 @@
+import { field, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -51,14 +52,14 @@ export function verificationJobProblems(options: VerificationJobOptions | undefi
   const ca = options?.caBundle;
   if (ca !== undefined) {
     const nameProblem = dns1123SubdomainProblem(`${ca.configMapName ?? ''}`);
-    if (nameProblem) problems.push(describe('verificationJobs caBundle configMapName', ca.configMapName, nameProblem));
+    if (nameProblem) problems.push(describe(field(prop('verificationJobs'), prop('caBundle'), prop('configMapName')), ca.configMapName, nameProblem));
     if (ca.key !== undefined && !(CONFIG_MAP_KEY.test(`${ca.key}`) && ca.key !== '.' && ca.key !== '..')) {
-      problems.push(describe('verificationJobs caBundle key', ca.key, "must consist of letters, digits, '-', '_' or '.'", 'use e.g. "ca.crt"'));
+      problems.push(describe(field(prop('verificationJobs'), prop('caBundle'), prop('key')), ca.key, "must consist of letters, digits, '-', '_' or '.'", 'use e.g. "ca.crt"'));
     }
   }
   const registry = options?.imageRegistry;
   if (registry !== undefined && !REGISTRY.test(`${registry}`)) {
-    problems.push(describe('verificationJobs imageRegistry', registry, 'must be a registry host with an optional port and path, without a scheme or trailing slash',
+    problems.push(describe(field(prop('verificationJobs'), prop('imageRegistry')), registry, 'must be a registry host with an optional port and path, without a scheme or trailing slash',
       'use e.g. "harbor.acme.internal/dockerhub"'));
   }
   return problems;

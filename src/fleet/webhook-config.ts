@@ -1,6 +1,7 @@
 import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { WebhookReceiver } from './webhook-receiver';
+import { call, hint, num, prop, shorthand } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue } from '../util/errors';
 
@@ -19,14 +20,15 @@ export const CLUSTER_CONFIG_NAME = 'cluster';
 export function webhookReceiverProblems(problems: ProblemList, field: string, receivers: WebhookReceiver[]): void {
   receivers.forEach((r, i) => {
     if (!(r instanceof WebhookReceiver)) {
-      problems.add(describe(`${field}[${i}]`, r, 'must be a WebhookReceiver', 'use WebhookReceiver.github({ name, secretName, repoUrls })'));
+      problems.add(describe(prop(field, i), r, 'must be a WebhookReceiver',
+        hint`use ${call('WebhookReceiver', 'github', shorthand('WebhookReceiverOptions', 'name', 'secretName', 'repoUrls'))}`));
       return;
     }
-    reportValue(problems, `${field}[${i}]`, r);
+    reportValue(problems, prop(field, i), r);
   });
   const dup = duplicates(receivers.filter(r => r instanceof WebhookReceiver).map(r => r.name));
   if (dup.length > 0) {
-    problems.add(describe(field, dup, 'repeats receiver names', 'give each receiver a unique name'));
+    problems.add(describe(prop(field), dup, 'repeats receiver names', 'give each receiver a unique name'));
   }
 }
 
@@ -44,9 +46,9 @@ export function defineClusterConfig(scope: Construct, problems: ProblemList, rec
   webhookReceiverProblems(problems, 'webhookReceivers', receivers);
   if (fallback !== undefined) {
     const seconds = fallback instanceof Duration ? fallback.toSeconds() : NaN;
-    problems.check('discoveryFallbackInterval', fallback instanceof Duration ? `${seconds}s` : fallback,
+    problems.check(prop('discoveryFallbackInterval'), fallback instanceof Duration ? `${seconds}s` : fallback,
       Number.isInteger(seconds) && seconds >= 60 ? undefined : 'must be a whole number of seconds, at least a minute',
-      'use e.g. Duration.hours(1): polling only catches pushes a webhook missed');
+      hint`use e.g. ${call('Duration', 'hours', num(1))}: polling only catches pushes a webhook missed`);
   }
   if (receivers.length === 0 || problems.size > 0) return [...receivers];
   new ApiObject(scope, 'KargoClusterConfig', {

@@ -1,3 +1,4 @@
+import { enumMember, hint, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
@@ -188,10 +189,10 @@ export class WebhookReceiver {
     this.generic = generic;
     this._problems = [
       ...genericProblems(generic),
-      ...[dns1123LabelProblem(`${this.name}`)].filter(p => p !== undefined).map(p => describe('name', this.name, p!, 'name the receiver like a Kubernetes object')),
+      ...[dns1123LabelProblem(`${this.name}`)].filter(p => p !== undefined).map(p => describe(prop('name'), this.name, p!, 'name the receiver like a Kubernetes object')),
       ...[dns1123LabelProblem(`${this.secretName}`)].filter(p => p !== undefined)
-        .map(p => describe('secretName', this.secretName, p!, 'use the name of the Secret the platform team created')),
-      ...this.repoUrls.length === 0 ? [describe('repoUrls', this.repoUrls, 'is empty', 'list the repository URL prefixes the webhook is registered for')] : [],
+        .map(p => describe(prop('secretName'), this.secretName, p!, 'use the name of the Secret the platform team created')),
+      ...this.repoUrls.length === 0 ? [describe(prop('repoUrls'), this.repoUrls, 'is empty', 'list the repository URL prefixes the webhook is registered for')] : [],
     ];
   }
 
@@ -257,18 +258,19 @@ function genericProblems(generic: GenericWebhookReceiverOptions | undefined): st
   if (generic === undefined) return [];
   const delimiters = /\$\{\{|\}\}|\$\{%|%\}/;
   const problems: string[] = [];
-  const expression = (field: string, value: unknown, required: boolean) => {
+  const expression = (name: string, value: unknown, required: boolean) => {
     if (value === undefined && !required) return;
     if (typeof value !== 'string' || value.trim() === '') {
-      problems.push(describe(field, value, 'must be a non-empty expr-lang expression', 'read the value from the request, e.g. request.body.repository'));
+      problems.push(describe(prop(name), value, 'must be a non-empty expr-lang expression', 'read the value from the request, e.g. request.body.repository'));
     } else if (delimiters.test(value)) {
-      problems.push(describe(field, value, 'contains a template delimiter (${{, }}, ${%, %})', 'write the bare expression: the library adds ${{ }} where Kargo needs it'));
+      problems.push(describe(prop(name), value, 'contains a template delimiter (${{, }}, ${%, %})', 'write the bare expression: the library adds ${{ }} where Kargo needs it'));
     }
   };
   expression('repoUrlExpression', generic.repoUrlExpression, true);
   expression('whenExpression', generic.whenExpression, false);
   if (!Object.values(PushedRepositoryType).includes(generic.repoType)) {
-    problems.push(describe('repoType', generic.repoType, 'is not a PushedRepositoryType', 'use PushedRepositoryType.GIT, IMAGE or CHART'));
+    problems.push(describe(prop('repoType'), generic.repoType, 'is not a PushedRepositoryType',
+      hint`use ${enumMember('PushedRepositoryType', 'GIT')}, IMAGE or CHART`));
   }
   return problems;
 }

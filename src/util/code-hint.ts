@@ -56,6 +56,15 @@ export function str(value: string): Code {
   return spelled(l => l.string(value));
 }
 
+/**
+ * A string literal as messages show values (JSON, `"ring"`), for a hint that repeats the user's
+ * value: Go wraps it, `jsii.String("ring")`.
+ * @internal
+ */
+export function json(value: string): Code {
+  return spelled(l => (l === HostLanguage.GO ? `jsii.String(${JSON.stringify(value)})` : JSON.stringify(value)));
+}
+
 /** A number literal. @internal */
 export function num(value: number): Code {
   return spelled(l => l.number(value));
@@ -72,6 +81,15 @@ export const ETC: Code = spelled(() => '...');
 /** A static constant of an enum-like class, `constant('Tier', 'DEV')`. @internal */
 export function constant(type: string, name: string): Code {
   return spelled(l => l.constant(type, name));
+}
+
+/**
+ * A member of an enum, `enumMember('PushedRepositoryType', 'GIT')`: Go names it
+ * `PushedRepositoryType_GIT` (a constant, where a static member of a class is a function).
+ * @internal
+ */
+export function enumMember(type: string, name: string): Code {
+  return spelled(l => (l === HostLanguage.GO ? `${type}_${name}` : `${type}.${name}`));
 }
 
 /** A list literal. @internal */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Accelerator, ClusterSelector, PlatformLabels, SelectorOperator, Tier } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 
 // Kubernetes label selector semantics (k8s.io/apimachinery/pkg/labels): requirements are ANDed;
 // NotIn and DoesNotExist match objects without the label; an empty selector matches everything.
@@ -74,5 +75,18 @@ describe('ClusterSelector', () => {
     const problems = make()._problems;
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.join('\n')).toMatch(message);
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'ClusterSelector.tier()', 'Accelerator.custom("nvidia-b20")'],
+    [HostLanguage.PYTHON, 'ClusterSelector.tier()', 'Accelerator.custom("nvidia-b20")'],
+    [HostLanguage.JAVA, 'ClusterSelector.tier()', 'Accelerator.custom("nvidia-b20")'],
+    [HostLanguage.GO, 'ClusterSelector_Tier()', 'Accelerator_Custom(jsii.String("nvidia-b20"))'],
+    [HostLanguage.DOTNET, 'ClusterSelector.Tier()', 'Accelerator.Custom("nvidia-b20")'],
+  ])('fails if a factory gets no value or an unknown family, naming the calls in %s', (language, tier, custom) => {
+    expect(HostLanguage.using(language, () => ClusterSelector.tier()._problems)).toEqual([`${tier} needs at least one value, got none`]);
+    expect(HostLanguage.using(language, () => ClusterSelector.accelerator(Accelerator.of('nvidia-b20'))._problems)).toEqual([
+      `accelerator name is not a known accelerator family, got "nvidia-b20"; did you mean "nvidia-h200"? (to add a family, declare it with ${custom})`,
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { Artifact, ClusterFleet, PlatformApp, PushedRepositoryType, Versioning, WebhookReceiver } from '../../src';
 import { formatIssues, ManifestValidator } from '../../src/testkit';
+import { HostLanguage } from '../../src/util/host-language';
 import { appProps, errorOf, find, SMALL_FLEET, standardPipeline } from '../support/fixtures';
 
 const GITHUB = WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] });
@@ -147,5 +148,22 @@ describe('webhook receivers', () => {
   test('fails if the fallback interval is shorter than a minute', () => {
     expect(errorOf(() => platform([GITHUB], Duration.seconds(30))))
       .toContain('discoveryFallbackInterval must be a whole number of seconds, at least a minute, got "30s"');
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'webhookReceivers[0]', 'WebhookReceiver.github({ name, secretName, repoUrls })'],
+    [HostLanguage.PYTHON, 'webhook_receivers[0]', 'WebhookReceiver.github(name=..., secret_name=..., repo_urls=...)'],
+    [HostLanguage.JAVA, 'webhookReceivers[0]', 'WebhookReceiver.github(WebhookReceiverOptions.builder().name(...).secretName(...).repoUrls(...).build())'],
+    [HostLanguage.GO, 'WebhookReceivers[0]', 'WebhookReceiver_Github(&WebhookReceiverOptions{Name: ..., SecretName: ..., RepoUrls: ...})'],
+    [HostLanguage.DOTNET, 'WebhookReceivers[0]', 'WebhookReceiver.Github(new WebhookReceiverOptions { Name = ..., SecretName = ..., RepoUrls = ... })'],
+  ])('fails if a receiver is not a WebhookReceiver, naming the field and the factory in %s', (language, name, call) => {
+    expect(HostLanguage.using(language, () => errorOf(() => platform([{ name: 'x' } as never]))))
+      .toBe(`ClusterFleet 'fleet': ${name} must be a WebhookReceiver, got {"name":"x"}; use ${call}`);
+  });
+
+  test('fails if a generic receiver\'s repoType is unknown, naming the field and the enum member as Go writes them', () => {
+    const receiver = () => WebhookReceiver.generic({ name: 'g', secretName: 's', repoUrls: ['x'], repoUrlExpression: 'request.body.url', repoType: 'oci' as never });
+    expect(HostLanguage.using(HostLanguage.GO, receiver)._problems).toEqual(['RepoType is not a PushedRepositoryType, got "oci"; use PushedRepositoryType_GIT, IMAGE or CHART']);
+    expect(HostLanguage.using(HostLanguage.PYTHON, receiver)._problems).toEqual(['repo_type is not a PushedRepositoryType, got "oci"; use PushedRepositoryType.GIT, IMAGE or CHART']);
   });
 });
