@@ -1,3 +1,4 @@
+import { prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 
 /**
@@ -90,5 +91,5 @@ export class Approval {
 function groupProblems(groups: string[] | undefined): string[] {
   return (groups ?? [])
     .filter(g => `${g}`.trim() === '' || /[,\s]/.test(g))
-    .map(g => describe('promoters', g, 'must be OIDC group names without spaces or commas'));
+    .map(g => describe(prop('promoters'), g, 'must be OIDC group names without spaces or commas'));
 }

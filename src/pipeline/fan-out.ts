@@ -1,4 +1,5 @@
 import { ClusterSelector } from '../fleet/cluster-selector';
+import { call, hint } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 
@@ -27,7 +28,7 @@ export class FanOut {
    * stage must carry the label, and its values must be DNS-1123 labels.
    */
   public static byLabel(key: string): FanOut {
-    const problems = `${key ?? ''}`.trim() === '' ? [describe('FanOut.byLabel()', key, 'needs a label key')] : [];
+    const problems = `${key ?? ''}`.trim() === '' ? [describe(hint`${call('FanOut', 'byLabel')}`, key, 'needs a label key')] : [];
     return new FanOut(FanOutKind.BY_LABEL, key, {}, problems);
   }
 
@@ -37,11 +38,14 @@ export class FanOut {
   public static groups(groups: { [name: string]: ClusterSelector }): FanOut {
     const problems: string[] = [];
     const names = Object.keys(groups ?? {}).sort();
-    if (names.length === 0) problems.push(describe('FanOut.groups()', groups, 'needs at least one group'));
+    if (names.length === 0) problems.push(describe(hint`${call('FanOut', 'groups')}`, groups, 'needs at least one group'));
     for (const name of names) {
       const p = dns1123LabelProblem(name);
-      if (p) problems.push(describe('FanOut.groups() group name', name, p, 'it names Kargo Stages: use a short label such as "west"'));
-      if (!(groups[name] instanceof ClusterSelector)) problems.push(describe(`FanOut.groups() group ${show(name)}`, groups[name], 'must be a ClusterSelector', 'use e.g. ClusterSelector.byLabel()'));
+      if (p) problems.push(describe(hint`${call('FanOut', 'groups')} group name`, name, p, 'it names Kargo Stages: use a short label such as "west"'));
+      if (!(groups[name] instanceof ClusterSelector)) {
+        problems.push(describe(hint`${call('FanOut', 'groups')} group ${show(name)}`, groups[name], 'must be a ClusterSelector',
+          hint`use e.g. ${call('ClusterSelector', 'byLabel')}`));
+      }
     }
     return new FanOut(FanOutKind.GROUPS, undefined, { ...groups }, problems);
   }

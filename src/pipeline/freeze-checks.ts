@@ -1,20 +1,31 @@
 import { DeployFreeze } from './deploy-freeze';
-import { ProblemList, show } from '../util/errors';
+import { call, Code, ETC, fieldText, hint, newObject, num, prop, str, struct } from '../util/code-hint';
+import { Field, ProblemList, show } from '../util/errors';
+import { HostLanguage } from '../util/host-language';
+
+const SCHEDULE = call('FreezeSchedule', 'cron', str('0 0 20 12 *'), call('Duration', 'days', num(14)));
+const FREEZE_PROPS = struct('DeployFreezeProps', { reason: ETC, schedule: SCHEDULE });
+/** `new DeployFreeze({ reason, schedule: ... })`: TypeScript names the reason by shorthand. */
+const NEW_FREEZE = newObject('DeployFreeze', {
+  structFields: FREEZE_PROPS.structFields,
+  spell: l => (l === HostLanguage.TYPESCRIPT ? `{ reason, schedule: ${SCHEDULE.spell(l)} }` : FREEZE_PROPS.spell(l)),
+} satisfies Code);
 
 /**
  * Freezes must be `DeployFreeze`s; a stage's own freeze may not name other stages (it would
  * silently never apply). Returns the freezes that are `DeployFreeze`s, for the checks after it.
  * @internal
  */
-export function checkFreezes(problems: ProblemList, field: string, freezes: DeployFreeze[], stage?: string): DeployFreeze[] {
+export function checkFreezes(problems: ProblemList, field: Field, freezes: DeployFreeze[], stage?: string): DeployFreeze[] {
+  const name = fieldText(field);
   return freezes.filter((f, i) => {
     if (!(f instanceof DeployFreeze)) {
-      problems.check(`${field}[${i}]`, f, 'must be a DeployFreeze', "use new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })");
+      problems.check(`${name}[${i}]`, f, 'must be a DeployFreeze', hint`use ${NEW_FREEZE}`);
       return false;
     }
     if (stage !== undefined && !f.appliesTo(stage)) {
-      problems.check(`${field}[${i}].stages`, f.stages, `does not include the stage ${show(stage)} it is given to`,
-        'leave stages unset on a stage\'s own freezes');
+      problems.check(`${name}[${i}].${fieldText(prop('stages'))}`, f.stages, `does not include the stage ${show(stage)} it is given to`,
+        hint`leave ${prop('stages')} unset on a stage's own freezes`);
     }
     return true;
   });

@@ -212,10 +212,10 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     super(scope, id);
     this.pipelineName = id;
     this.waveBudget = { ...props.waveBudget ?? {} };
-    checkWaveBudget(`PromotionPipeline '${id}'`, 'waveBudget', this.waveBudget);
+    checkWaveBudget(`PromotionPipeline '${id}'`, fieldText(prop('waveBudget')), this.waveBudget);
     this.freezes = [...props.freezes ?? []];
     const freezeProblems = new ProblemList(`PromotionPipeline '${id}'`);
-    checkFreezes(freezeProblems, 'freezes', this.freezes);
+    checkFreezes(freezeProblems, prop('freezes'), this.freezes);
     freezeProblems.throwIfAny();
     for (const stage of props.stages ?? []) {
       this.addStage(stage);
@@ -240,7 +240,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
         hint`use ${call('ClusterSelector', 'tier', constant('Tier', 'PROD'))} or similar`);
     }
     const freezeProblems = new ProblemList(subject);
-    checkFreezes(freezeProblems, fieldText(fieldOf('stage', show(options.name), prop('freezes'))), options.freezes ?? [], options.name);
+    checkFreezes(freezeProblems, fieldOf('stage', show(options.name), prop('freezes')), options.freezes ?? [], options.name);
     freezeProblems.throwIfAny();
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
     if (nsProblem) fail(subject, fieldOf('stage', show(options.name), prop('namespace')), options.namespace, ...nsProblem);
@@ -272,15 +272,14 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
 
   /** Upstream stages must exist already (so the graph has no cycles); a control-flow stage only gates. */
   private checkGraph(subject: string, options: PipelineStageOptions) {
-    const field = `stage ${show(options.name)}`;
     for (const up of options.after ?? []) {
       if (!this._stages.some(s => s.name === up)) {
-        fail(subject, `${field} after`, up, 'is not a stage added before it',
+        fail(subject, fieldOf('stage', show(options.name), prop('after')), up, 'is not a stage added before it',
           `name earlier stages (${this._stages.map(s => show(s.name)).join(', ') || 'none yet'}); add upstream stages first`);
       }
     }
     const dup = (options.after ?? []).find((a, i, all) => all.indexOf(a) !== i);
-    if (dup !== undefined) fail(subject, `${field} after`, dup, 'is named twice', 'name each upstream stage once');
+    if (dup !== undefined) fail(subject, fieldOf('stage', show(options.name), prop('after')), dup, 'is named twice', 'name each upstream stage once');
     if (options.clusters !== undefined) return;
     // pkg/controller/stages/control_flow_stages.go (Kargo v1.11.2): a Stage without promotion steps
     // is never promoted into; its reconciler marks Freight verified as soon as it is available
@@ -289,13 +288,13 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       ['verification', options.verification?.length ? options.verification : undefined], ['production', options.production], ['namespace', options.namespace]];
     for (const [name, value] of unsupported) {
       if (value !== undefined) {
-        fail(subject, `${field} ${name}`, name, 'is set on a control-flow stage (a stage without clusters)',
+        fail(subject, fieldOf('stage', show(options.name), prop(name)), fieldText(prop(name)), 'is set on a control-flow stage (a stage without clusters)',
           'give the stage clusters, or move the setting to the stages after it');
       }
     }
     if (options.approval?.gated) {
-      fail(subject, `${field} approval`, options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
-        'gate the stages after it (their approval), or give the control-flow stage a soak (waited in the checks of the stages before it)');
+      fail(subject, fieldOf('stage', show(options.name), prop('approval')), options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
+        hint`gate the stages after it (their ${prop('approval')}), or give the control-flow stage a soak (waited in the checks of the stages before it)`);
     }
   }
 
@@ -305,7 +304,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
    * that runs verification, and every stage after one upstream must ask for the same soak.
    */
   private checkSoak(subject: string, stage: PipelineStage) {
-    const field = `stage ${show(stage.name)} soak`;
+    const field = fieldOf('stage', show(stage.name), prop('soak'));
     const soak = stage.soak === undefined ? 'no soak' : toGoDuration(stage.soak);
     for (const up of stage.after) {
       const upstream = this._stages.find(s => s.name === up)!;
@@ -333,9 +332,9 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
 function checkWaveBudget(subject: string, field: string, budget: WaveBudget) {
   const { maxClusters, maxPercent } = budget;
   if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
-    fail(subject, `${field}.maxClusters`, maxClusters, 'must be a whole number >= 1');
+    fail(subject, `${field}.${fieldText(prop('maxClusters'))}`, maxClusters, 'must be a whole number >= 1');
   }
   if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
-    fail(subject, `${field}.maxPercent`, maxPercent, 'must be in (0, 100]');
+    fail(subject, `${field}.${fieldText(prop('maxPercent'))}`, maxPercent, 'must be in (0, 100]');
   }
 }

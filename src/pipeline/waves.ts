@@ -1,3 +1,4 @@
+import { call, hint, json } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
 /**
@@ -38,9 +39,9 @@ export class Waves {
    */
   public static byLabel(key: string, values: string[]): Waves {
     const problems: string[] = [];
-    if (values.length === 0) problems.push(describe(`Waves.byLabel(${show(key)})`, values, 'needs at least one value'));
+    if (values.length === 0) problems.push(describe(hint`${call('Waves', 'byLabel', json(key))}`, values, 'needs at least one value'));
     const dup = values.find((v, i) => values.indexOf(v) !== i);
-    if (dup !== undefined) problems.push(describe(`Waves.byLabel(${show(key)}) values`, values, `must be unique, but name ${show(dup)} twice`));
+    if (dup !== undefined) problems.push(describe(hint`${call('Waves', 'byLabel', json(key))} values`, values, `must be unique, but name ${show(dup)} twice`));
     return new Waves(WaveStrategy.BY_LABEL, key, [...values], values.length, [], problems);
   }
 
@@ -50,7 +51,7 @@ export class Waves {
   public static byCount(count: number): Waves {
     const ok = Number.isInteger(count) && count >= 1;
     return new Waves(WaveStrategy.BY_COUNT, undefined, [], ok ? count : 1, [],
-      ok ? [] : [describe('Waves.byCount()', count, 'needs a whole number >= 1')]);
+      ok ? [] : [describe(hint`${call('Waves', 'byCount')}`, count, 'needs a whole number >= 1')]);
   }
 
   /**
@@ -63,13 +64,13 @@ export class Waves {
     let previous = 0;
     for (const p of percentages) {
       if (!(p > previous && p <= 100)) {
-        problems.push(describe('Waves.byPercentage()', percentages, 'needs increasing percentages in (0, 100]'));
+        problems.push(describe(hint`${call('Waves', 'byPercentage')}`, percentages, 'needs increasing percentages in (0, 100]'));
         break;
       }
       previous = p;
     }
     if (problems.length === 0 && previous !== 100) {
-      problems.push(describe('Waves.byPercentage()', percentages, 'must end at 100', 'add 100 as the last wave'));
+      problems.push(describe(hint`${call('Waves', 'byPercentage')}`, percentages, 'must end at 100', 'add 100 as the last wave'));
     }
     const valid = problems.length === 0 ? [...percentages] : [100];
     return new Waves(WaveStrategy.BY_PERCENTAGE, undefined, [], valid.length, valid, problems);

@@ -45,7 +45,7 @@ export type NameClaims = (problems: ProblemList, plan: ReleasePlan | undefined) 
 export function buildAppRelease(subject: string, appName: string, props: PlatformAppProps, claimNames?: NameClaims): AppRelease {
   const problems = new ProblemList(subject);
   checkAppProps(problems, appName, props);
-  const freezes = checkFreezes(problems, 'freezes', props.freezes ?? []);
+  const freezes = checkFreezes(problems, prop('freezes'), props.freezes ?? []);
   if (props.freezeOverride !== undefined && !(props.freezeOverride instanceof FreezeOverride)) {
     problems.check(prop('freezeOverride'), props.freezeOverride, 'must be a FreezeOverride',
       hint`use ${call('FreezeOverride', 'of', struct('FreezeOverrideProps', { by: str('alice@acme.example'), reason: str('CVE-2026-1234') }))}`);

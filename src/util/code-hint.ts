@@ -136,6 +136,14 @@ export function call(type: string, method: string, ...args: Code[]): Code {
   });
 }
 
+/** A constructor call, `newObject('DeployFreeze', struct(...))`: Python `DeployFreeze(reason=...)`, Go `NewDeployFreeze(...)`. @internal */
+export function newObject(type: string, ...args: Code[]): Code {
+  return spelled(l => {
+    const last = args[args.length - 1]?.structFields;
+    return l.construct(type, args.map(a => a.spell(l)), last?.map(([n, v]) => [n, v.spell(l)] as const));
+  });
+}
+
 /** A call of a method of an object the user has: `addStage()`, Python `add_stage()`. @internal */
 export function memberCall(method: string, ...args: Code[]): Code {
   return spelled(l => l.memberCall(method, args.map(a => a.spell(l))));

@@ -171,6 +171,19 @@ export class HostLanguage {
     return `${this.syntax.method(type, method)}(${args.join(', ')})`;
   }
 
+  /**
+   * `new DeployFreeze(...)` with `args` rendered: Python calls the class (keyword arguments for a
+   * last struct), Go its generated `NewDeployFreeze` function.
+   */
+  public construct(type: string, args: readonly string[], lastStruct?: ReadonlyArray<readonly [string, string]>): string {
+    const rendered = lastStruct && this.syntax.keywordArguments
+      ? [...args.slice(0, -1), ...lastStruct.map(([n, v]) => `${this.syntax.prop(n)}=${v}`)]
+      : args;
+    if (this === HostLanguage.PYTHON) return `${type}(${rendered.join(', ')})`;
+    if (this === HostLanguage.GO) return `New${type}(${rendered.join(', ')})`;
+    return `new ${type}(${rendered.join(', ')})`;
+  }
+
   /** A call of a method of an object the user has, `addStage()`. */
   public memberCall(method: string, args: readonly string[]): string {
     return `${this.syntax.instanceMethod(method)}(${args.join(', ')})`;

@@ -78,6 +78,26 @@ describe('PromotionPipeline', () => {
     expect(() => HostLanguage.using(HostLanguage.PYTHON, () => app.synth())).toThrow(/pipeline stages must not be empty, got \[\]; add one with add_stage\(\)/);
   });
 
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'freezes[0]', "new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })"],
+    [HostLanguage.PYTHON, 'freezes[0]', 'DeployFreeze(reason=..., schedule=FreezeSchedule.cron("0 0 20 12 *", Duration.days(14)))'],
+    [HostLanguage.JAVA, 'freezes[0]', 'new DeployFreeze(DeployFreezeProps.builder().reason(...).schedule(FreezeSchedule.cron("0 0 20 12 *", Duration.days(14))).build())'],
+    [HostLanguage.GO, 'Freezes[0]', 'NewDeployFreeze(&DeployFreezeProps{Reason: ..., Schedule: FreezeSchedule_Cron(jsii.String("0 0 20 12 *"), Duration_Days(jsii.Number(14)))})'],
+    [HostLanguage.DOTNET, 'Freezes[0]', 'new DeployFreeze(new DeployFreezeProps { Reason = ..., Schedule = FreezeSchedule.Cron("0 0 20 12 *", Duration.Days(14)) })'],
+  ])('fails if a stage freeze is not a DeployFreeze, naming the field and the constructor in %s', (language, name, fix) => {
+    const stage = { name: 'prod', clusters: ClusterSelector.all(), freezes: [{ reason: 'x' } as never] };
+    expect(() => HostLanguage.using(language, () => new PromotionPipeline(Testing.app(), 'p', { stages: [stage] })))
+      .toThrow(`PromotionPipeline 'p': stage "prod" ${name} must be a DeployFreeze, got {"reason":"x"}; use ${fix}`);
+  });
+
+  test('fails if a control-flow stage has waves, or a wave factory gets no values, naming them as Python and Go do', () => {
+    const pipeline = () => new PromotionPipeline(Testing.app(), 'p', { stages: [{ name: 'gate', fanOut: FanOut.byLabel('region') }] });
+    expect(pipeline).toThrow('stage "gate" fanOut is set on a control-flow stage (a stage without clusters), got "fanOut"');
+    expect(() => HostLanguage.using(HostLanguage.PYTHON, pipeline)).toThrow('stage "gate" fan_out is set on a control-flow stage (a stage without clusters), got "fan_out"');
+    expect(HostLanguage.using(HostLanguage.GO, () => Waves.byLabel('ring', [])._problems)).toEqual(['Waves_ByLabel(jsii.String("ring")) needs at least one value, got []']);
+    expect(HostLanguage.using(HostLanguage.PYTHON, () => Waves.byLabel('ring', [])._problems)).toEqual(['Waves.by_label("ring") needs at least one value, got []']);
+  });
+
   test('fails if a soak time is not a duration', () => {
     expect(() => new PromotionPipeline(Testing.app(), 'p', {
       stages: [{ name: 'prod', clusters: ClusterSelector.all(), soak: '1h' as unknown as Duration }],

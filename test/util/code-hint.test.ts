@@ -1,5 +1,5 @@
 import { describe as group, expect, test } from 'vitest';
-import { call, constant, enumMember, ETC, field, hint, idiom, json, list, memberCall, num, placeholder, prop, shorthand, str, struct } from '../../src/util/code-hint';
+import { call, constant, enumMember, ETC, field, hint, idiom, json, list, memberCall, newObject, num, placeholder, prop, shorthand, str, struct } from '../../src/util/code-hint';
 import { describe } from '../../src/util/errors';
 import { HostLanguage } from '../../src/util/host-language';
 
@@ -47,6 +47,9 @@ group('code in hints, as each language writes it', () => {
     expect(inEach(shorthand('ClusterTlsOptions', 'caData'))).toEqual(['{ caData }', 'ClusterTlsOptions(ca_data=...)',
       'ClusterTlsOptions.builder().caData(...).build()', '&ClusterTlsOptions{CaData: ...}', 'new ClusterTlsOptions { CaData = ... }']);
     expect(inEach(memberCall('addStage', str('prod')))).toEqual(["addStage('prod')", 'add_stage("prod")', 'addStage("prod")', 'AddStage(jsii.String("prod"))', 'AddStage("prod")']);
+    expect(inEach(newObject('DeployFreeze', struct('DeployFreezeProps', { reason: str('x') })))).toEqual(["new DeployFreeze({ reason: 'x' })", 'DeployFreeze(reason="x")',
+      'new DeployFreeze(DeployFreezeProps.builder().reason("x").build())', 'NewDeployFreeze(&DeployFreezeProps{Reason: jsii.String("x")})',
+      'new DeployFreeze(new DeployFreezeProps { Reason = "x" })']);
     expect(inEach(json('ring'))).toEqual(['"ring"', '"ring"', '"ring"', 'jsii.String("ring")', '"ring"']);
     expect(inEach(enumMember('PushedRepositoryType', 'GIT'))).toEqual(['PushedRepositoryType.GIT', 'PushedRepositoryType.GIT', 'PushedRepositoryType.GIT',
       'PushedRepositoryType_GIT', 'PushedRepositoryType.GIT']);
