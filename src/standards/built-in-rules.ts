@@ -2,6 +2,7 @@ import { maxLeadTimeRule, MaxLeadTimeOptions } from './lead-time-rule';
 import { IStandardsRule, RuleSeverity } from './standards-rule';
 import { IPlatformApp } from '../plan/planned-app';
 import { applicationsByCluster, hasOwnNamespace } from '../plan/release-plan';
+import { call, field, hint, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
 /** Options for `StandardsRules.allowedRegistries()`. */
@@ -48,10 +49,10 @@ export class StandardsRules {
   public static ownerContact(): IStandardsRule {
     return rule('owner-contact', 'every app names an owning team and a reachable contact', app => {
       const problems: string[] = [];
-      if (!app.owner.team) problems.push(describe('owner team', app.owner.team, 'is required', 'set owner.team'));
+      if (!app.owner.team) problems.push(describe(field(prop('owner'), prop('team')), app.owner.team, 'is required', hint`set ${prop('owner', 'team')}`));
       if (!CONTACT.test(app.owner.contact ?? '')) {
-        problems.push(describe('owner contact', app.owner.contact, 'is not a channel (#name), handle (@name), e-mail address or URL',
-          'set owner.contact to where on-call can be reached'));
+        problems.push(describe(field(prop('owner'), prop('contact')), app.owner.contact, 'is not a channel (#name), handle (@name), e-mail address or URL',
+          hint`set ${prop('owner', 'contact')} to where on-call can be reached`));
       }
       return problems;
     });
@@ -104,7 +105,7 @@ export class StandardsRules {
           const percent = (100 * count) / total;
           if (percent > options.percent) {
             problems.push(describe(`stage ${show(stage.name)} wave ${show(wave)}`, `${count} of ${total} clusters (${Math.round(percent)}%)`, `holds more than ${options.percent}% of the clusters`,
-              'split the stage into more waves (Waves.byPercentage() or more ring labels)', String));
+              hint`split the stage into more waves (${call('Waves', 'byPercentage')} or more ring labels)`, String));
           }
         }
       }

@@ -5,6 +5,7 @@ import { limitProblem, loadViolations } from './load-rules';
 import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
 import { controllerLoadOf } from '../load/controller-load';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
+import { field, prop } from '../util/code-hint';
 import { fail, ProblemList, show } from '../util/errors';
 
 /**
@@ -70,7 +71,7 @@ export class PlatformStandards extends Construct {
     super(scope, id);
     const subject = `PlatformStandards '${id}'`;
     const percent = props.maxWavePercent ?? 50;
-    if (!(percent > 0 && percent <= 100)) fail(subject, 'maxWavePercent', percent, 'must be in (0, 100]', 'use a percentage such as 50');
+    if (!(percent > 0 && percent <= 100)) fail(subject, prop('maxWavePercent'), percent, 'must be in (0, 100]', 'use a percentage such as 50');
     const builtIn = [
       StandardsRules.ownerContact(),
       StandardsRules.prodVerification(),
@@ -84,13 +85,13 @@ export class PlatformStandards extends Construct {
     const disabled = props.disabledRules ?? [];
     const unknown = disabled.filter(id2 => !builtIn.some(r => r.id === id2));
     if (unknown.length > 0) {
-      fail(subject, 'disabledRules', unknown, 'names rules that are not built in', `use one of ${builtIn.map(r => r.id).join(', ')}`);
+      fail(subject, prop('disabledRules'), unknown, 'names rules that are not built in', `use one of ${builtIn.map(r => r.id).join(', ')}`);
     }
     this.severities = { ...props.severities ?? {} };
     this.loadLimits = { ...props.loadLimits ?? {} };
     const limits = new ProblemList(subject);
-    for (const [field, value] of Object.entries(this.loadLimits)) {
-      limits.check(`loadLimits.${field}`, value, limitProblem(value), 'use a positive whole number, or leave the limit out');
+    for (const [name, value] of Object.entries(this.loadLimits)) {
+      limits.check(prop('loadLimits', name), value, limitProblem(value), 'use a positive whole number, or leave the limit out');
     }
     limits.throwIfAny();
     for (const r of [...builtIn.filter(b => !disabled.includes(b.id)), ...props.rules ?? []]) {
@@ -104,10 +105,10 @@ export class PlatformStandards extends Construct {
    */
   public addRule(rule: IStandardsRule): void {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(rule.id ?? '')) {
-      fail(`PlatformStandards '${this.node.id}'`, 'rule id', rule.id, 'must be lowercase words joined by dashes', 'use e.g. "team-label-required"');
+      fail(`PlatformStandards '${this.node.id}'`, field('rule', prop('id')), rule.id, 'must be lowercase words joined by dashes', 'use e.g. "team-label-required"');
     }
     if (this._rules.some(r => r.id === rule.id)) {
-      fail(`PlatformStandards '${this.node.id}'`, 'rule id', rule.id, 'is already used', 'give every rule a unique id');
+      fail(`PlatformStandards '${this.node.id}'`, field('rule', prop('id')), rule.id, 'is already used', 'give every rule a unique id');
     }
     this._rules.push(rule);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Approval, Artifact, ClusterSelector, PlatformApp, PromotionPipeline, StandardsRules, Tier, Versioning, Waves } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 import { appProps, world } from '../support/fixtures';
 
 describe('every message that names a rule also says how to satisfy it', () => {
@@ -27,5 +28,16 @@ describe('every message that names a rule also says how to satisfy it', () => {
       expect(messages.length, rule.id).toBeGreaterThan(0);
       for (const m of messages) expect(m, `${rule.id}: ${m}`).toMatch(/; (use|set|add|mirror|split|move|shorten|give|declare|remove) /);
     }
+  });
+
+  test('the owner rule names the owner\'s fields as a Python or Go program writes them', () => {
+    const w = world();
+    const app = new PlatformApp(w.app, 'api', appProps(w, { owner: { team: 'payments', contact: 'somebody' } }));
+    expect(HostLanguage.using(HostLanguage.PYTHON, () => StandardsRules.ownerContact().check(app))).toEqual([
+      'owner contact is not a channel (#name), handle (@name), e-mail address or URL, got "somebody"; set owner.contact to where on-call can be reached',
+    ]);
+    expect(HostLanguage.using(HostLanguage.GO, () => StandardsRules.ownerContact().check(app))).toEqual([
+      'Owner Contact is not a channel (#name), handle (@name), e-mail address or URL, got "somebody"; set Owner.Contact to where on-call can be reached',
+    ]);
   });
 });

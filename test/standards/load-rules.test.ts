@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PlatformApp, PlatformStandards, RuleSeverity } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 import { appProps, errorOf, world } from '../support/fixtures';
 
 // the small fleet: 8 central clusters on one shard; the app deploys to each once, and its one
@@ -50,5 +51,16 @@ describe('PlatformStandards loadLimits', () => {
       .toBe('PlatformStandards \'standards\': 2 problems\n'
         + '  - loadLimits.maxApplicationsPerShard must be a whole number >= 1, got 0.5; use a positive whole number, or leave the limit out\n'
         + '  - loadLimits.maxGitRequestsPerHour must be a whole number >= 1, got 0; use a positive whole number, or leave the limit out');
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'loadLimits.maxGitRequestsPerHour'],
+    [HostLanguage.PYTHON, 'load_limits.max_git_requests_per_hour'],
+    [HostLanguage.JAVA, 'loadLimits.maxGitRequestsPerHour'],
+    [HostLanguage.GO, 'LoadLimits.MaxGitRequestsPerHour'],
+    [HostLanguage.DOTNET, 'LoadLimits.MaxGitRequestsPerHour'],
+  ])('fails if a limit is not a positive whole number, naming it in %s', (language, name) => {
+    expect(HostLanguage.using(language, () => errorOf(() => new PlatformStandards(world().app, 'standards', { loadLimits: { maxGitRequestsPerHour: 0 } }))))
+      .toBe(`PlatformStandards 'standards': ${name} must be a whole number >= 1, got 0; use a positive whole number, or leave the limit out`);
   });
 });
