@@ -4,6 +4,7 @@ import { MetricOutcomes } from './metric-outcome';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
 import { VerificationArg } from './verification-arg';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
+import { call, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
 import { describe, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
@@ -85,23 +86,23 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
   problems: string[]): CommonOptions {
   const name = options?.name ?? kind;
   const nameProblem = dns1123LabelProblem(`${name}`);
-  if (nameProblem) problems.push(describe(`${kind} check name`, name, nameProblem, 'use e.g. "health"'));
+  if (nameProblem) problems.push(describe(fieldOf(kind, 'check', prop('name')), name, nameProblem, 'use e.g. "health"'));
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, true);
-    for (const p of arg?._problems ?? []) problems.push(within(`args.${argName}`, p));
+    for (const p of arg?._problems ?? []) problems.push(within(`${fieldText(prop('args'))}.${argName}`, p));
   }
   const count = options?.count ?? defaults.count;
   const countOk = Number.isInteger(count) && count >= 1;
-  if (!countOk) problems.push(describe(`${kind} count`, count, 'must be a whole number of at least 1'));
+  if (!countOk) problems.push(describe(fieldOf(kind, prop('count')), count, 'must be a whole number of at least 1'));
   const failureLimit = options?.failureLimit ?? defaults.failureLimit;
   if (!(Number.isInteger(failureLimit) && failureLimit >= 0)) {
-    problems.push(describe(`${kind} failureLimit`, failureLimit, 'must be a whole number of at least 0'));
+    problems.push(describe(fieldOf(kind, prop('failureLimit')), failureLimit, 'must be a whole number of at least 0'));
   } else if (countOk && failureLimit >= count) {
-    problems.push(describe(`${kind} failureLimit`, failureLimit, `must be less than count (${count})`, 'otherwise the check can never fail'));
+    problems.push(describe(fieldOf(kind, prop('failureLimit')), failureLimit, `must be less than count (${count})`, 'otherwise the check can never fail'));
   }
-  const interval = seconds(problems, `${kind} interval`, options?.interval ?? DEFAULT_INTERVAL);
-  const initialDelay = seconds(problems, `${kind} initialDelay`, options?.initialDelay);
+  const interval = seconds(problems, fieldText(fieldOf(kind, prop('interval'))), options?.interval ?? DEFAULT_INTERVAL);
+  const initialDelay = seconds(problems, fieldText(fieldOf(kind, prop('initialDelay'))), options?.initialDelay);
   return {
     name: `${name}`,
     args,
@@ -123,7 +124,7 @@ export function checkArgName(problems: string[], name: string, generated: boolea
     problems.push(describe('arg name', name, "must start with a letter and consist of letters, digits, '_' and '-'"));
   }
   if (generated && BUILT_IN_ARGS[name] !== undefined) {
-    problems.push(describe('arg name', name, `is built in ({{args.${name}}} is always the Kargo ${name})`, 'remove it from args, or pick another name'));
+    problems.push(describe('arg name', name, `is built in ({{args.${name}}} is always the Kargo ${name})`, hint`remove it from ${prop('args')}, or pick another name`));
   }
 }
 
@@ -186,7 +187,7 @@ export function checkUrl(problems: string[], field: string, url: string) {
   if (defect === 'not-a-url' || defect === 'scheme') {
     problems.push(describe(field, url, 'must be an http:// or https:// URL'));
   } else if (defect === 'credentials') {
-    problems.push(describe(field, '<a URL with user info>', 'must not carry credentials', 'use a header with a VerificationArg.fromSecret() arg', String));
+    problems.push(describe(field, '<a URL with user info>', 'must not carry credentials', hint`use a header with a ${call('VerificationArg', 'fromSecret')} arg`, String));
   }
 }
 
@@ -195,7 +196,7 @@ export function seconds(problems: string[], field: string, duration: Duration | 
   if (duration === undefined) return undefined;
   const ms = typeof duration?.toMilliseconds === 'function' ? duration.toMilliseconds() : NaN;
   if (!(Number.isFinite(ms) && ms > 0 && ms % 1000 === 0)) {
-    problems.push(describe(field, Number.isFinite(ms) ? `${ms / 1000}s` : String(duration), 'must be a positive whole number of seconds', 'use e.g. Duration.seconds(30)'));
+    problems.push(describe(field, Number.isFinite(ms) ? `${ms / 1000}s` : String(duration), 'must be a positive whole number of seconds', hint`use e.g. ${call('Duration', 'seconds', num(30))}`));
     return undefined;
   }
   return ms / 1000;

@@ -4,6 +4,7 @@ import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, image
 import { jobSafeMetricName } from './job-names';
 import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { checkText, usesClusterPlaceholder } from './placeholders';
+import { enumMember, field as fieldOf, fieldText, hint, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 
 /**
@@ -113,38 +114,38 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   refs.push(...publicUrl(problems, 'http url', url, common, 'error messages and logs show the url'));
   const method = options?.method ?? HttpMethod.GET;
   if (!Object.values(HttpMethod).includes(method)) {
-    problems.push(describe('http method', method, 'must be GET, POST or PUT'));
+    problems.push(describe(fieldOf('http', prop('method')), method, 'must be GET, POST or PUT'));
   }
   const body = options?.body;
   if (body !== undefined) {
     if (method === HttpMethod.GET) {
-      problems.push(describe('http method', method, 'must be POST or PUT to send a body', 'set method: HttpMethod.POST or drop the body'));
+      problems.push(describe(fieldOf('http', prop('method')), method, 'must be POST or PUT to send a body', hint`set ${prop('method')}: ${enumMember('HttpMethod', 'POST')} or drop the ${prop('body')}`));
     }
-    refs.push(...checkText(problems, 'http body', `${body}`, common.declared));
+    refs.push(...checkText(problems, fieldText(fieldOf('http', prop('body'))), `${body}`, common.declared));
   }
   const headers = entries(options?.headers);
   refs.push(...checkHeaders(problems, 'http', headers, common));
   const jsonPath = options?.jsonPath ?? '{$}';
   if (!/^\{[\s\S]*\}$/.test(jsonPath)) {
-    problems.push(describe('http jsonPath', jsonPath, 'must be a Kubernetes JSONPath in braces', 'use e.g. "{$.status}"'));
+    problems.push(describe(fieldOf('http', prop('jsonPath')), jsonPath, 'must be a Kubernetes JSONPath in braces', 'use e.g. "{$.status}"'));
   }
-  refs.push(...checkText(problems, 'http jsonPath', jsonPath, common.declared));
+  refs.push(...checkText(problems, fieldText(fieldOf('http', prop('jsonPath'))), jsonPath, common.declared));
   const condition = options?.successCondition;
   if (condition !== undefined) {
-    if (`${condition}`.trim() === '') problems.push(describe('http successCondition', condition, 'must not be empty', 'omit it to accept every 2xx answer'));
-    refs.push(...checkText(problems, 'http successCondition', `${condition}`, common.declared));
+    if (`${condition}`.trim() === '') problems.push(describe(fieldOf('http', prop('successCondition')), condition, 'must not be empty', 'omit it to accept every 2xx answer'));
+    refs.push(...checkText(problems, fieldText(fieldOf('http', prop('successCondition'))), `${condition}`, common.declared));
   } else if (options?.jsonPath !== undefined) {
-    problems.push(describe('http jsonPath', options.jsonPath, 'is given without a successCondition, so it checks nothing', 'add e.g. successCondition: "result == \'UP\'"'));
+    problems.push(describe(fieldOf('http', prop('jsonPath')), options.jsonPath, hint`is given without a ${prop('successCondition')}, so it checks nothing`, hint`add e.g. ${prop('successCondition')}: "result == 'UP'"`));
   }
-  const timeoutSeconds = seconds(problems, 'http timeout', options?.timeout);
+  const timeoutSeconds = seconds(problems, fieldText(fieldOf('http', prop('timeout'))), options?.timeout);
   const perCluster = [url, body ?? '', ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
   const requireJson = options?.requireJson ?? (condition !== undefined && `${condition}`.trim() !== 'true');
   const image = options?.jsonGuardImage;
   const imageProblem = image === undefined ? undefined : imageReferenceProblem(`${image}`);
   if (image !== undefined && (!requireJson || imageProblem)) {
     problems.push(requireJson
-      ? describe('http jsonGuardImage', image, imageProblem!, 'use e.g. "registry.acme.internal/library/node:22-alpine"')
-      : describe('http jsonGuardImage', image, 'is given but the check has no JSON guard', 'remove it, or set a successCondition'));
+      ? describe(fieldOf('http', prop('jsonGuardImage')), image, imageProblem!, 'use e.g. "registry.acme.internal/library/node:22-alpine"')
+      : describe(fieldOf('http', prop('jsonGuardImage')), image, 'is given but the check has no JSON guard', hint`remove it, or set a ${prop('successCondition')}`));
   }
   const guard = requireJson ? {
     name: (metricName: string) => jobSafeMetricName(metricName, JSON_GUARD_SUFFIX),

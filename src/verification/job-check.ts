@@ -8,6 +8,7 @@ import {
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
+import { field as fieldOf, fieldText, prop } from '../util/code-hint';
 import { cdk8sProblem, describe } from '../util/errors';
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -73,9 +74,9 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const image = `${options?.image ?? ''}`;
   const imageProblem = imageReferenceProblem(image);
   if (imageProblem) {
-    problems.push(describe('job image', options?.image, imageProblem, 'use e.g. "ghcr.io/acme/smoke-tests:1.4.0"'));
+    problems.push(describe(fieldOf('job', prop('image')), options?.image, imageProblem, 'use e.g. "ghcr.io/acme/smoke-tests:1.4.0"'));
   }
-  const imageRefs = publicText(problems, 'job image', image, common, 'the image reference is public');
+  const imageRefs = publicText(problems, fieldText(fieldOf('job', prop('image'))), image, common, 'the image reference is public');
   refs.push(...imageRefs);
   texts.push(image);
   const lists: Array<[string, string[] | undefined]> = [['job command', options?.command], ['job containerArgs', options?.containerArgs]];
@@ -89,13 +90,13 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const env = jobEnv(problems, options?.env, common, refs, texts);
   const backoffLimit = options?.backoffLimit ?? 0;
   if (!(Number.isInteger(backoffLimit) && backoffLimit >= 0)) {
-    problems.push(describe('job backoffLimit', backoffLimit, 'must be a whole number of at least 0'));
+    problems.push(describe(fieldOf('job', prop('backoffLimit')), backoffLimit, 'must be a whole number of at least 0'));
   }
   const activeDeadline = options?.activeDeadline ?? Duration.minutes(10);
-  seconds(problems, 'job activeDeadline', activeDeadline);
+  seconds(problems, fieldText(fieldOf('job', prop('activeDeadline'))), activeDeadline);
   const user = options?.user ?? DEFAULT_JOB_USER;
   if (!(Number.isInteger(user) && user > 0)) {
-    problems.push(describe('job user', user, 'must be a whole number above 0 (not root)', 'use e.g. 65532'));
+    problems.push(describe(fieldOf('job', prop('user')), user, 'must be a whole number above 0 (not root)', 'use e.g. 65532'));
   }
   const resources = options?.resources ?? DEFAULT_JOB_RESOURCES;
   if (problems.length === 0) problems.push(...trialRender({ image, env: [], backoffLimit, activeDeadline, user, resources, labels: {} }));
@@ -146,7 +147,7 @@ function jobEnv(problems: string[], envOptions: Record<string, string> | undefin
   for (const [name, value] of entries(envOptions)) {
     const field = `job env ${name}`;
     if (!ENV_NAME.test(name)) {
-      problems.push(describe('job env name', name, "must consist of letters, digits, '_', '-' or '.', and not start with a digit"));
+      problems.push(describe(fieldOf('job', prop('env'), 'name'), name, "must consist of letters, digits, '_', '-' or '.', and not start with a digit"));
     }
     const whole = WHOLE_ARG_REFERENCE.exec(value);
     const secretArg = whole ? common.args[whole[1]] : undefined;

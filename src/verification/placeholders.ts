@@ -11,6 +11,7 @@
  */
 
 import { CLUSTER_VARIABLES } from '../contracts/cluster-variables';
+import { call, hint } from '../util/code-hint';
 import { describe } from '../util/errors';
 
 /** Placeholders whose value differs between the clusters of one wave. @internal */
@@ -85,12 +86,12 @@ export function checkText(problems: string[], field: string, text: string, decla
   }
   if (text.includes('${{') || text.includes('${%')) {
     problems.push(describe(field, text, 'holds a Kargo expression',
-      'Kargo does not evaluate checks: declare an arg with VerificationArg.expression() and reference it as {{args.<name>}}'));
+      hint`Kargo does not evaluate checks: declare an arg with ${call('VerificationArg', 'expression')} and reference it as {{args.<name>}}`));
   }
   const tags = rolloutsTagsIn(text);
   for (const tag of new Set(tags.other)) {
-    const hint = SYNTH_PLACEHOLDERS.includes(tag) ? `{${tag}} (filled at synth)` : `{{args.${tag.replace(/^\.+/, '')}}}`;
-    problems.push(describe(field, text, `uses {{${tag}}}, which Argo Rollouts cannot resolve`, `only {{args.<name>}} references are allowed, did you mean ${hint}?`));
+    const suggestion = SYNTH_PLACEHOLDERS.includes(tag) ? `{${tag}} (filled at synth)` : `{{args.${tag.replace(/^\.+/, '')}}}`;
+    problems.push(describe(field, text, `uses {{${tag}}}, which Argo Rollouts cannot resolve`, `only {{args.<name>}} references are allowed, did you mean ${suggestion}?`));
   }
   const referenced: string[] = [];
   for (const name of new Set(tags.args)) {

@@ -3,6 +3,7 @@ import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
 import { guardedConditions, MetricOutcome, MetricOutcomes } from './metric-outcome';
 import { checkText, usesClusterPlaceholder } from './placeholders';
+import { enumMember, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
 /**
@@ -102,20 +103,20 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   refs.push(...publicUrl(problems, 'prometheus address', address, common, 'error messages and logs show the address'));
   const query = `${options?.query ?? ''}`;
   if (query.trim() === '') {
-    problems.push(describe('prometheus query', options?.query, 'must not be empty',
+    problems.push(describe(fieldOf('prometheus', prop('query')), options?.query, 'must not be empty',
       'give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))'));
   }
-  const queryRefs = publicText(problems, 'prometheus query', query, common, 'error messages and logs show the query');
+  const queryRefs = publicText(problems, fieldText(fieldOf('prometheus', prop('query'))), query, common, 'error messages and logs show the query');
   refs.push(...queryRefs);
   const condition = prometheusCondition(problems, options);
   if (condition !== undefined && options?.successCondition !== undefined) {
-    refs.push(...checkText(problems, 'prometheus successCondition', condition, common.declared));
+    refs.push(...checkText(problems, fieldText(fieldOf('prometheus', prop('successCondition'))), condition, common.declared));
   }
   const outcomes = metricOutcomes(problems, options);
   const conditions = guardedConditions(options?.successCondition !== undefined ? `(${condition})` : condition ?? 'false', outcomes);
   const headers = entries(options?.headers);
   refs.push(...checkHeaders(problems, 'prometheus', headers, common));
-  const timeout = seconds(problems, 'prometheus timeout', options?.timeout);
+  const timeout = seconds(problems, fieldText(fieldOf('prometheus', prop('timeout'))), options?.timeout);
   const perCluster = [address, query, ...headers.map(([, v]) => v)].some(usesClusterPlaceholder);
   const build: MetricBuilder = (fill) => ({
     ...conditions,
@@ -150,7 +151,7 @@ function metricOutcomes(problems: string[], options: PrometheusVerificationOptio
     const given = options?.[field];
     if (given === undefined) return defaults[field];
     if (Object.values(MetricOutcome).includes(given)) return given;
-    problems.push(describe(`prometheus ${field}`, given, 'must be a MetricOutcome', 'use MetricOutcome.SUCCESSFUL, FAILED or INCONCLUSIVE'));
+    problems.push(describe(fieldOf('prometheus', prop(field)), given, 'must be a MetricOutcome', hint`use ${enumMember('MetricOutcome', 'SUCCESSFUL')}, FAILED or INCONCLUSIVE`));
     return defaults[field];
   };
   return { noData: pick('noData'), nan: pick('nan') };
@@ -162,21 +163,23 @@ function prometheusCondition(problems: string[], options: PrometheusVerification
   const condition = options?.successCondition;
   if (condition !== undefined) {
     if (threshold !== undefined || comparison !== undefined) {
-      problems.push(describe('prometheus check', { successCondition: condition, threshold }, 'takes either a successCondition or a threshold with a comparison, not both', 'keep one'));
+      problems.push(describe('prometheus check', { successCondition: condition, threshold }, hint`takes either a ${prop('successCondition')} or a ${prop('threshold')} with a ${prop('comparison')}, not both`, 'keep one'));
     }
-    if (`${condition}`.trim() === '') problems.push(describe('prometheus successCondition', condition, 'must not be empty', 'use e.g. "result[0] < 0.01"'));
+    if (`${condition}`.trim() === '') problems.push(describe(fieldOf('prometheus', prop('successCondition')), condition, 'must not be empty', 'use e.g. "result[0] < 0.01"'));
     return `${condition}`;
   }
   if (threshold === undefined && comparison === undefined) {
-    problems.push(describe('prometheus check', undefined, 'needs a threshold with a comparison or a successCondition', 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)'));
+    problems.push(describe('prometheus check', undefined, hint`needs a ${prop('threshold')} with a ${prop('comparison')} or a ${prop('successCondition')}`,
+      hint`e.g. ${prop('threshold')}: ${num(0.01)}, ${prop('comparison')}: ${enumMember('Comparison', 'LESS_THAN')} (passes when result[0] < 0.01)`));
     return undefined;
   }
   if (threshold === undefined || typeof threshold !== 'number' || !Number.isFinite(threshold)) {
-    problems.push(describe('prometheus threshold', threshold, 'must be a finite number', 'give it with the comparison'));
+    problems.push(describe(fieldOf('prometheus', prop('threshold')), threshold, 'must be a finite number', hint`give it with the ${prop('comparison')}`));
     return undefined;
   }
   if (comparison === undefined || !Object.values(Comparison).includes(comparison)) {
-    problems.push(describe(`prometheus threshold ${show(threshold)}`, comparison, 'needs a comparison', 'e.g. comparison: Comparison.LESS_THAN'));
+    problems.push(describe(fieldOf('prometheus', prop('threshold'), show(threshold)), comparison, hint`needs a ${prop('comparison')}`,
+      hint`e.g. ${prop('comparison')}: ${enumMember('Comparison', 'LESS_THAN')}`));
     return undefined;
   }
   return `result[0] ${comparison} ${threshold}`;

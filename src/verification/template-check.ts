@@ -1,6 +1,7 @@
 import { VerificationKind } from './check-options';
 import { checkArgName, CheckParts } from './check-rules';
 import { VerificationArg } from './verification-arg';
+import { fieldText, prop } from '../util/code-hint';
 import { describe, within } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -31,9 +32,9 @@ export function templateCheck(templateName: string, options: TemplateVerificatio
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, false);
-    for (const p of arg?._problems ?? []) problems.push(within(`args.${argName}`, p));
+    for (const p of arg?._problems ?? []) problems.push(within(`${fieldText(prop('args'))}.${argName}`, p));
     if (arg?.isSecret) {
-      problems.push(describe(`args.${argName}`, arg.secretName, 'comes from a Secret, which Kargo cannot pass to an existing template',
+      problems.push(describe(`${fieldText(prop('args'))}.${argName}`, arg.secretName, 'comes from a Secret, which Kargo cannot pass to an existing template',
         `declare it in the template itself: args: [{ name: ${argName}, valueFrom: { secretKeyRef: { name: ${arg.secretName}, key: ${arg.secretKey} } } }]`));
     }
   }

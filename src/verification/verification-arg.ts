@@ -3,6 +3,7 @@ import { Artifact } from '../artifact/artifact';
 import { ArtifactType } from '../artifact/artifact-type';
 import { gitUrlProblem } from '../artifact/git-artifact';
 import { commitId, imageTag, textExpr } from '../contracts/expressions';
+import { call, hint } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -36,7 +37,7 @@ export class VerificationArg {
       problems.push(describe('arg value', text, 'must not be empty', 'Kargo drops empty args and the AnalysisRun then fails'));
     } else {
       if (text.includes('${{') || text.includes('${%')) {
-        problems.push(describe('arg value', text, 'must be plain text', 'use VerificationArg.expression() for a Kargo expression'));
+        problems.push(describe('arg value', text, 'must be plain text', hint`use ${call('VerificationArg', 'expression')} for a Kargo expression`));
       }
       for (const name of new Set(synthPlaceholdersIn(text))) {
         if (CLUSTER_PLACEHOLDERS.includes(name)) {

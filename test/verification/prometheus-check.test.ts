@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { evaluateResult } from '../../src/testkit/model/rollouts-metric-outcomes';
+import { HostLanguage } from '../../src/util/host-language';
 import { Comparison, MetricOutcome, Verification } from '../../src/verification';
 import { METRIC_OUTCOMES_ANNOTATION } from '../../src/verification/metric-outcome';
 import { expectValid, problemsOf, render } from '../support/verification-fixtures';
@@ -105,5 +106,16 @@ describe('Verification.prometheus', () => {
     expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, noData: 'pass' as any }))).toEqual([
       'verification "p": prometheus noData must be a MetricOutcome, got "pass"; use MetricOutcome.SUCCESSFUL, FAILED or INCONCLUSIVE',
     ]);
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'a threshold with a comparison or a successCondition', 'threshold: 0.01, comparison: Comparison.LESS_THAN'],
+    [HostLanguage.PYTHON, 'a threshold with a comparison or a success_condition', 'threshold: 0.01, comparison: Comparison.LESS_THAN'],
+    [HostLanguage.JAVA, 'a threshold with a comparison or a successCondition', 'threshold: 0.01, comparison: Comparison.LESS_THAN'],
+    [HostLanguage.GO, 'a Threshold with a Comparison or a SuccessCondition', 'Threshold: jsii.Number(0.01), Comparison: Comparison_LESS_THAN'],
+    [HostLanguage.DOTNET, 'a Threshold with a Comparison or a SuccessCondition', 'Threshold: 0.01, Comparison: Comparison.LESS_THAN'],
+  ])('fails if a query has no pass condition, naming the options in %s', (language, needs, example) => {
+    const check = HostLanguage.using(language, () => Verification.prometheus({ name: 'errors', address: 'http://prometheus:9090', query: 'up' }));
+    expect(check._problems).toEqual([`prometheus check needs ${needs}, got nothing; e.g. ${example} (passes when result[0] < 0.01)`]);
   });
 });
