@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { perClusterChartId } from '../contracts/release-names';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { applicationsByCluster, ReleasePlan } from '../plan/release-plan';
+import { prop } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { claimName, OUTPUT_CHART } from '../util/name-registry';
 
@@ -18,7 +19,7 @@ export function claimAppNames(scope: Construct, subject: string, appName: string
   const sameApp = claimName(scope, 'app', appName, owner);
   if (sameApp) {
     // every other name of the app clashes with that app's too: one problem says it all
-    problems.add(describe('appName', appName, `is already used by ${sameApp}`, 'give every app a unique name'));
+    problems.add(describe(prop('appName'), appName, `is already used by ${sameApp}`, 'give every app a unique name'));
     return;
   }
   if (plan === undefined) return;

@@ -4,7 +4,7 @@ import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
 import { gitUrlProblem } from '../artifact/git-artifact';
 import { sourceArtifact, warehouseArtifacts } from '../artifact/manifest-source';
-import { call, hint, prop, shorthand, str } from '../util/code-hint';
+import { call, field, hint, prop, shorthand, str } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
@@ -40,10 +40,10 @@ export function checkAppProps(problems: ProblemList, appName: string, props: Pla
 }
 
 function checkIdentity(problems: ProblemList, appName: string, props: PlatformAppProps) {
-  problems.check('appName', appName, dns1123LabelProblem(appName),
+  problems.check(prop('appName'), appName, dns1123LabelProblem(appName),
     'use a short lowercase DNS-1123 label: it becomes the Kargo Project namespace');
   if (RESERVED_NAMESPACES.includes(appName) || appName === props.fleet?.argoCdNamespace) {
-    problems.add(describe('appName', appName, 'is the name of a system namespace, which the app\'s Kargo Project would take over', 'choose another name'));
+    problems.add(describe(prop('appName'), appName, 'is the name of a system namespace, which the app\'s Kargo Project would take over', 'choose another name'));
   }
   if (props.namespace !== undefined) {
     problems.check(prop('namespace'), props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
@@ -54,11 +54,11 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
 }
 
 function checkInputs(problems: ProblemList, appName: string, props: PlatformAppProps) {
-  (props.artifacts ?? []).forEach((a, i) => reportValue(problems, `artifacts[${i}] (${a.kind} ${a.repoUrl})`, a));
+  (props.artifacts ?? []).forEach((a, i) => reportValue(problems, field(prop('artifacts', i), `(${a.kind} ${a.repoUrl})`), a));
   reportValue(problems, prop('source'), props.source);
   props.source?._type.checkAppName(problems, appName);
   reportValue(problems, prop('targets'), props.targets);
-  (props.requires ?? []).forEach((r, i) => reportValue(problems, `requires[${i}]`, r));
+  (props.requires ?? []).forEach((r, i) => reportValue(problems, prop('requires', i), r));
   if (!props.source) problems.add(describe(prop('source'), undefined, 'is required', hint`use ${call('ManifestSource', 'helm')} or ${call('ManifestSource', 'kustomize')}`));
   if (!props.artifacts || props.artifacts.length === 0) {
     problems.add(describe(prop('artifacts'), props.artifacts, 'must list at least one artifact', hint`add e.g. ${call('Artifact', 'image', str('ghcr.io/acme/app'))}`));

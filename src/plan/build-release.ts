@@ -110,8 +110,8 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
  * with targets or requirements that are themselves wrong (reported with the props).
  */
 function placeable(problems: ProblemList, props: PlatformAppProps): boolean {
-  if (!props.fleet) problems.add(describe('fleet', undefined, 'is required', 'pass the ClusterFleet the app is delivered to'));
-  if (!props.pipeline) problems.add(describe('pipeline', undefined, 'is required', 'pass the PromotionPipeline the app is promoted through'));
+  if (!props.fleet) problems.add(describe(prop('fleet'), undefined, 'is required', 'pass the ClusterFleet the app is delivered to'));
+  if (!props.pipeline) problems.add(describe(prop('pipeline'), undefined, 'is required', 'pass the PromotionPipeline the app is promoted through'));
   const selectors = [props.targets, ...props.requires ?? []];
   return !!props.fleet && !!props.pipeline && selectors.every(s => (s?._problems?.length ?? 0) === 0);
 }

@@ -1,6 +1,7 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
+import { field, fieldText, hint, prop } from '../util/code-hint';
 import { ProblemList, show } from '../util/errors';
 
 /**
@@ -73,7 +74,7 @@ function checkOneZonePerSchedule(problems: ProblemList, freezes: FreezePlan[]): 
     const key = `${f.schedule} for ${f.duration}`;
     const other = zones.get(key);
     if (other && other.timeZone !== f.timeZone) {
-      problems.check('freezes', [other, f].map(x => ({ reason: x.reason, timeZone: x.timeZone })),
+      problems.check(prop('freezes'), [other, f].map(x => ({ reason: x.reason, timeZone: x.timeZone })),
         `share the schedule ${show(key)} in different time zones, which Argo CD cannot hold in one AppProject`,
         'use one time zone for both, or shift one schedule by a minute');
     }
@@ -84,12 +85,12 @@ function checkOneZonePerSchedule(problems: ProblemList, freezes: FreezePlan[]): 
 /** A freeze that names a stage the pipeline does not have would never apply: report it. */
 function checkFreezeStages(problems: ProblemList, pipeline: IPromotionPipeline, input: FreezeInput): void {
   const names = new Set(pipeline.stages.map(s => s.name));
-  const check = (field: string, freezes: DeployFreeze[]) => freezes.forEach((f, i) => {
+  const check = (name: string, freezes: DeployFreeze[]) => freezes.forEach((f, i) => {
     for (const s of f.stages.filter(x => !names.has(x))) {
-      problems.check(`${field}[${i}].stages`, s, `is not a stage of pipeline '${pipeline.pipelineName}' (${[...names].join(', ')})`,
-        'name a stage of the pipeline, or leave stages unset to freeze every stage');
+      problems.check(`${name}[${i}].${fieldText(prop('stages'))}`, s, `is not a stage of pipeline '${pipeline.pipelineName}' (${[...names].join(', ')})`,
+        hint`name a stage of the pipeline, or leave ${prop('stages')} unset to freeze every stage`);
     }
   });
-  check(`pipeline '${pipeline.pipelineName}' freezes`, pipeline.freezes);
-  check('freezes', input.freezes ?? []);
+  check(fieldText(field(`pipeline '${pipeline.pipelineName}'`, prop('freezes'))), pipeline.freezes);
+  check(fieldText(prop('freezes')), input.freezes ?? []);
 }

@@ -12,6 +12,7 @@ import { JoinKind } from '../pipeline/join';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { renderNamespace } from '../pipeline/stage-namespace';
 import { WaveBudget } from '../pipeline/waves';
+import { field, hint, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
 import { describe, ProblemList, show, within } from '../util/errors';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
@@ -78,8 +79,8 @@ export function resolveReleasePlan(problems: ProblemList, input: PlanInput): Rel
     exits.set(stage.name, exitsOf(waves));
     const promoters = stage.approval.promoters.length > 0 ? stage.approval.promoters : input.defaultPromoters ?? [];
     if (stage.approval.gated && promoters.length === 0 && input.defaultPromoters !== undefined) {
-      problems.add(describe(`stage ${show(stage.name)} promoters`, [], `must not be empty: the stage is gated (${stage.approval.kind})`,
-        'name promoters on the stage\'s approval or give the owner OIDC groups'));
+      problems.add(describe(field('stage', show(stage.name), prop('promoters')), [], `must not be empty: the stage is gated (${stage.approval.kind})`,
+        hint`name ${prop('promoters')} on the stage's ${prop('approval')} or give the ${prop('owner')} OIDC groups`));
     }
     stages.push({
       name: stage.name,

@@ -2,6 +2,7 @@ import { PlacedWave } from './app-release';
 import { ReleasePlan } from './release-plan';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
+import { field, fieldText, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, show, within } from '../util/errors';
 import { renderVerification, RenderedVerification, verificationProblems } from '../verification/render';
@@ -17,23 +18,23 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
   const byStage = new Map<string, Verification[]>();
   for (const name of Object.keys(perStage)) {
     if (!stages.some(s => s.name === name)) {
-      problems.add(describe('stageVerification key', name, `names no stage of pipeline '${pipelineName}'`,
+      problems.add(describe(field(prop('stageVerification'), 'key'), name, `names no stage of pipeline '${pipelineName}'`,
         `use one of ${stages.map(s => show(s.name)).join(', ')}`));
     }
   }
-  for (const p of verificationProblems(everyStage)) problems.add(within('verification', p));
+  for (const p of verificationProblems(everyStage)) problems.add(within(prop('verification'), p));
   for (const stage of stages) {
     const own = perStage[stage.name] ?? [];
     if (stage.controlFlow) {
       // a control-flow Stage runs no checks: Kargo marks Freight verified there once it is available
       if (own.length > 0) {
-        problems.add(describe('stageVerification key', stage.name, 'names a control-flow stage, which runs no checks',
+        problems.add(describe(field(prop('stageVerification'), 'key'), stage.name, 'names a control-flow stage, which runs no checks',
           'put the checks on the stages before or after it'));
       }
       byStage.set(stage.name, []);
       continue;
     }
-    for (const p of verificationProblems(own)) problems.add(within(`stageVerification[${show(stage.name)}]`, p));
+    for (const p of verificationProblems(own)) problems.add(within(`${fieldText(prop('stageVerification'))}[${show(stage.name)}]`, p));
     const all = [...stage.verification, ...everyStage, ...own];
     const dup = duplicates(all.map(c => c.name));
     if (dup.length > 0) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Approval, ClusterSelector, PlatformApp, PromotionPipeline, Tier, Verification, VerificationArg } from '../../src';
+import { HostLanguage } from '../../src/util/host-language';
 import { define } from '../support/define-app';
 import { appProps, find, ofKind, world } from '../support/fixtures';
 
@@ -76,5 +77,17 @@ describe('verification', () => {
     const pipeline = new PromotionPipeline(w.app, 'p', { stages: [{ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), verification: [http] }] });
     expect(() => new PlatformApp(w.app, 'api', appProps(w, { pipeline, verification: [http] })))
       .toThrow(/stage "prod" check names must be unique \(the pipeline's and the app's checks share them\), got \["version"\]; give each check a unique name/);
+  });
+
+  test.each([
+    [HostLanguage.TYPESCRIPT, 'stageVerification key'],
+    [HostLanguage.PYTHON, 'stage_verification key'],
+    [HostLanguage.JAVA, 'stageVerification key'],
+    [HostLanguage.GO, 'StageVerification key'],
+    [HostLanguage.DOTNET, 'StageVerification key'],
+  ])('fails if stageVerification names a stage the pipeline does not have, naming the field in %s', (language, name) => {
+    const w = world();
+    expect(() => HostLanguage.using(language, () => new PlatformApp(w.app, 'api', appProps(w, { stageVerification: { production: [http] } }))))
+      .toThrow(`${name} names no stage of pipeline 'standard', got "production"; use one of "dev", "staging", "prod"`);
   });
 });
