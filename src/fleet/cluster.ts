@@ -4,7 +4,7 @@ import { ClusterAuth } from './cluster-auth';
 import { caDataRequiredProblem } from './cluster-ca';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { PlatformLabels } from '../contracts/labels';
-import { call, constant, ETC, field, hint, list, placeholder, prop, shorthand, str, struct } from '../util/code-hint';
+import { call, constant, ETC, field, fieldText, hint, list, placeholder, prop, shorthand, str, struct } from '../util/code-hint';
 import { describe, ProblemList, reportValue, show } from '../util/errors';
 import { apiVersionProblem, dns1123LabelProblem, labelKeyProblem, labelValueProblem } from '../util/names';
 import { urlDefect, UrlRule } from '../util/urls';
@@ -140,10 +140,10 @@ export class Cluster {
       problems.check(prop('apiVersions'), v, apiVersionProblem(v), 'use "<group>/<version>" or "<group>/<version>/<Kind>", e.g. "monitoring.coreos.com/v1"');
     }
     for (const [key, value] of Object.entries(options.labels ?? {})) {
-      problems.check(`labels[${show(key)}]`, key, labelKeyProblem(key), 'use a Kubernetes label key such as "example.com/ring"');
-      problems.check(`labels[${show(key)}]`, value, labelValueProblem(value), 'use a Kubernetes label value such as "canary"');
+      problems.check(`${fieldText(prop('labels'))}[${show(key)}]`, key, labelKeyProblem(key), 'use a Kubernetes label key such as "example.com/ring"');
+      problems.check(`${fieldText(prop('labels'))}[${show(key)}]`, value, labelValueProblem(value), 'use a Kubernetes label value such as "canary"');
       if (key.startsWith(`${PlatformLabels.PREFIX}/`)) {
-        problems.add(describe(`labels[${show(key)}]`, key, `uses the reserved prefix ${PlatformLabels.PREFIX}/`, 'set the matching cluster option instead or pick another prefix'));
+        problems.add(describe(`${fieldText(prop('labels'))}[${show(key)}]`, key, `uses the reserved prefix ${PlatformLabels.PREFIX}/`, 'set the matching cluster option instead or pick another prefix'));
       }
     }
     reportValue(problems, prop('tier'), options.tier);

@@ -203,9 +203,9 @@ function argoCdSchedule(subject: string, expression: unknown): string {
   const text = typeof expression === 'string' ? expression.trim() : '';
   const schedule = CronSchedule.expandDescriptor(text) ?? text;
   const parsed = parseCron(schedule);
-  if ('problem' in parsed) fail(subject, 'schedule', expression, parsed.problem, parsed.fix);
+  if ('problem' in parsed) fail(subject, prop('schedule'), expression, parsed.problem, parsed.fix);
   if (parsed.firesNever) {
-    fail(subject, 'schedule', expression,
+    fail(subject, prop('schedule'), expression,
       'never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever (robfig/cron SpecSchedule.Next returns the zero time, which SyncWindow.active reads as past)',
       'name a day that exists in the months given, e.g. 28 instead of 30 for February');
   }

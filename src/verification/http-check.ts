@@ -111,7 +111,7 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const common = commonOptions(VerificationKind.HTTP, options, PROBE_DEFAULTS, problems);
   const refs: string[] = [];
   const url = `${options?.url ?? ''}`;
-  refs.push(...publicUrl(problems, 'http url', url, common, 'error messages and logs show the url'));
+  refs.push(...publicUrl(problems, fieldText(fieldOf('http', prop('url'))), url, common, 'error messages and logs show the url'));
   const method = options?.method ?? HttpMethod.GET;
   if (!Object.values(HttpMethod).includes(method)) {
     problems.push(describe(fieldOf('http', prop('method')), method, 'must be GET, POST or PUT'));

@@ -8,7 +8,7 @@ import {
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, JobEnvVar, JobSpecInput, renderJobSpec } from './job-spec';
 import { usesClusterPlaceholder } from './placeholders';
 import { VerificationArg } from './verification-arg';
-import { field as fieldOf, fieldText, prop } from '../util/code-hint';
+import { call, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
 import { cdk8sProblem, describe } from '../util/errors';
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -79,7 +79,7 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
   const imageRefs = publicText(problems, fieldText(fieldOf('job', prop('image'))), image, common, 'the image reference is public');
   refs.push(...imageRefs);
   texts.push(image);
-  const lists: Array<[string, string[] | undefined]> = [['job command', options?.command], ['job containerArgs', options?.containerArgs]];
+  const lists: Array<[string, string[] | undefined]> = [[fieldText(fieldOf('job', prop('command'))), options?.command], [fieldText(fieldOf('job', prop('containerArgs'))), options?.containerArgs]];
   for (const [field, list] of lists) {
     (list ?? []).forEach((item, i) => {
       const itemRefs = publicText(problems, `${field}[${i}]`, `${item}`, common, 'it would be copied into the Job object; pass it through env instead');
@@ -131,8 +131,9 @@ export function jobCheck(options: JobVerificationOptions): CheckParts {
  * declared, so a value it refuses fails there, naming the field, and not at synth.
  */
 function trialRender(input: JobSpecInput): string[] {
-  const refused = cdk8sProblem('job resources or activeDeadline', 'give memory and storage in whole mebibytes (e.g. Size.mebibytes(256)), '
-    + 'CPU with Cpu.millis() or Cpu.units(), and activeDeadline in whole seconds', () => renderJobSpec(input));
+  const refused = cdk8sProblem(fieldText(fieldOf('job', prop('resources'), 'or', prop('activeDeadline'))),
+    hint`give memory and storage in whole mebibytes (e.g. ${call('Size', 'mebibytes', num(256))}), `
+    + hint`CPU with ${call('Cpu', 'millis')} or ${call('Cpu', 'units')}, and ${prop('activeDeadline')} in whole seconds`, () => renderJobSpec(input));
   return refused ? [refused] : [];
 }
 
@@ -145,7 +146,7 @@ function jobEnv(problems: string[], envOptions: Record<string, string> | undefin
   texts: string[]): Array<[string, string, VerificationArg | undefined]> {
   const env: Array<[string, string, VerificationArg | undefined]> = [];
   for (const [name, value] of entries(envOptions)) {
-    const field = `job env ${name}`;
+    const field = fieldText(fieldOf('job', prop('env'), name));
     if (!ENV_NAME.test(name)) {
       problems.push(describe(fieldOf('job', prop('env'), 'name'), name, "must consist of letters, digits, '_', '-' or '.', and not start with a digit"));
     }
