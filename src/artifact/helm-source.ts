@@ -128,7 +128,7 @@ class HelmSource implements SourceType<HelmSourceOptions> {
   public checkAppName(problems: ProblemList, appName: string): void {
     if (this.options.releaseName !== undefined) return;
     const tooLong = helmReleaseNameLengthProblem(appName);
-    problems.check('appName', appName, tooLong && `is the Helm release name, which ${tooLong}`, hint`shorten the app name or set ${call('ManifestSource', 'helm', shorthand('HelmSourceOptions', 'releaseName'))}`);
+    problems.check(prop('appName'), appName, tooLong && `is the Helm release name, which ${tooLong}`, hint`shorten the app name or set ${call('ManifestSource', 'helm', shorthand('HelmSourceOptions', 'releaseName'))}`);
   }
 
   /** Beyond the cluster variables, what helm-template assumes of the cluster. */

@@ -2,6 +2,7 @@ import { Artifact } from '../artifact/artifact';
 import { normalizedRepoUrl } from '../artifact/artifact-type';
 import { ManifestSource } from '../artifact/manifest-source';
 import { CredentialsKind, RepositoryCredentials } from '../artifact/repository-credentials';
+import { field, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
 /**
@@ -39,7 +40,7 @@ export function repositoryAccesses(artifacts: Artifact[], source: ManifestSource
     const key = `${c.credType} ${normalizedRepoUrl(c.repoUrl, c.credType === 'git')}`;
     const seen = byKey.get(key);
     if (seen && (seen.credentials.kind !== c.credentials.kind || seen.credentials.source !== c.credentials.source)) {
-      problems.push(describe(`repository ${c.repoUrl} credentials`, `${seen.credentials.kind} and ${c.credentials.kind}`, 'are given differently in two places',
+      problems.push(describe(field(`repository ${c.repoUrl}`, prop('credentials')), `${seen.credentials.kind} and ${c.credentials.kind}`, 'are given differently in two places',
         'declare one', String));
     }
     byKey.set(key, c);

@@ -280,8 +280,8 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   }
   const targeted = inStage.filter(c => input.targets.matches(c.labels));
   if (targeted.length === 0) {
-    problems.add(describe(`targets ${input.targets.toString()}`, inStage, `leave stage ${show(stage.name)} without clusters`,
-      'widen the targets or add a matching cluster to the stage', () => `${describeClusters(inStage)} in the stage`));
+    problems.add(describe(field(prop('targets'), input.targets.toString()), inStage, `leave stage ${show(stage.name)} without clusters`,
+      hint`widen the ${prop('targets')} or add a matching cluster to the stage`, () => `${describeClusters(inStage)} in the stage`));
     return [];
   }
   let placed = targeted;
