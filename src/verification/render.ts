@@ -9,6 +9,7 @@ import { clusterVariables, ClusterVariableSource } from '../contracts/cluster-va
 import { PlatformLabels } from '../contracts/labels';
 import { VERIFICATION_CHECKS_ANNOTATION, verificationTemplateName } from '../contracts/release-names';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
+import { call, ETC, hint, str, struct } from '../util/code-hint';
 import { compact, duplicates } from '../util/collections';
 import { describe, show, within } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
@@ -238,7 +239,8 @@ export function verificationProblems(checks: Verification[]): string[] {
     for (const p of check._problems) problems.push(within(`verification ${show(check.name)}`, p));
   }
   for (const name of duplicates(checks.map(c => c.name))) {
-    problems.push(describe('verification name', name, 'is given more than once', `give each check its own name, e.g. Verification.http({ name: '${name}-2', ... })`));
+    const renamed = call('Verification', 'http', struct('HttpVerificationOptions', { name: str(`${name}-2`), url: ETC }));
+    problems.push(describe('verification name', name, 'is given more than once', hint`give each check its own name, e.g. ${renamed}`));
   }
   problems.push(...argUses(checks, {}).conflicts);
   return problems;

@@ -1,5 +1,6 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
+import { HostLanguage } from '../../src/util/host-language';
 import { Comparison, Verification, VerificationArg, VerificationKind } from '../../src/verification';
 import { CLUSTERS, expectValid, GATEWAY_IMAGE, health, problemsOf, render } from '../support/verification-fixtures';
 
@@ -16,9 +17,13 @@ describe('problems', () => {
       .toContain('job env TARGET references an undeclared argument {{args.target}}');
   });
 
-  test('fails if two checks have the same name', () => {
-    expect(problemsOf(health(), health())).toEqual([
-      'verification name is given more than once, got "health"; give each check its own name, e.g. Verification.http({ name: \'health-2\', ... })',
+  test.each([
+    [HostLanguage.TYPESCRIPT, "Verification.http({ name: 'health-2', url: ... })"],
+    [HostLanguage.PYTHON, 'Verification.http(name="health-2", url=...)'],
+    [HostLanguage.GO, 'Verification_Http(&HttpVerificationOptions{Name: jsii.String("health-2"), Url: ...})'],
+  ])('fails if two checks have the same name, in %s', (language, example) => {
+    expect(HostLanguage.using(language, () => problemsOf(health(), health()))).toEqual([
+      `verification name is given more than once, got "health"; give each check its own name, e.g. ${example}`,
     ]);
   });
 
