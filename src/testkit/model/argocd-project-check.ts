@@ -13,10 +13,14 @@ import { ModelApplication } from './kargo-steps';
  *   (`pkg/apis/application/v1alpha1/types.go` `isNamedResourceInList`);
  * - the destination must match `spec.destinations` (`app_project_types.go`
  *   `isDestinationMatched`: server or name glob, and namespace glob; `!` denies);
- * - every source repository must match `spec.sourceRepos` (`IsSourcePermitted`).
+ * - every source repository must match `spec.sourceRepos` (`IsSourcePermitted`), to which Argo CD
+ *   adds the URL of every repository Secret scoped to the project (`util/argo/argo.go`
+ *   `GetAppProjectByName`: `db.GetProjectRepositories`, which indexes the `repository` Secrets of
+ *   Argo CD's namespace by their `project` key, `util/settings/settings.go` `byProjectIndexerFunc`).
  */
 export function checkProjectPermissions(objects: any[], apps: ModelApplication[]): ControllerFinding[] {
   const projects = objects.filter((o) => o?.kind === 'AppProject');
+  const repositories = objects.filter((o) => o?.kind === 'Secret' && o.metadata?.labels?.['argocd.argoproj.io/secret-type'] === 'repository');
   const clusters = clusterSecrets(objects).map((s) => ({ name: secretData(s).name, server: secretData(s).server }));
   const groups = new Map<string, { f: ControllerFinding; apps: string[] }>();
   const add = (app: ModelApplication, f: ControllerFinding) => {
@@ -26,12 +30,13 @@ export function checkProjectPermissions(objects: any[], apps: ModelApplication[]
     groups.set(key, g);
   };
   for (const app of apps) {
-    for (const f of checkApplication(app, projects, clusters)) add(app, f);
+    for (const f of checkApplication(app, projects, repositories, clusters)) add(app, f);
   }
   return [...groups.values()].map(({ f, apps: names }) => ({ ...f, message: `${f.message} (Application${names.length > 1 ? 's' : ''} ${abbreviate(names)})` }));
 }
 
-function checkApplication(app: ModelApplication, projects: any[], clusters: Array<{ name?: string; server?: string }>): ControllerFinding[] {
+function checkApplication(app: ModelApplication, projects: any[], repositories: any[],
+  clusters: Array<{ name?: string; server?: string }>): ControllerFinding[] {
   const origin = app.origin;
   const candidates = projects.filter((p) => p.metadata?.name === app.project);
   const project = candidates.find((p) => sourceOf(p) === sourceOf(origin.obj)) ?? candidates[0];
@@ -54,12 +59,24 @@ function checkApplication(app: ModelApplication, projects: any[], clusters: Arra
       `destination server ${JSON.stringify(cluster.server)} (name ${JSON.stringify(cluster.name)}) namespace ${JSON.stringify(ns)} is not permitted in project ${project.metadata.name}: the sync fails`));
   }
   app.sources.forEach((src, i) => {
-    if (src.repoURL && !isSourcePermitted(spec.sourceRepos ?? [], src.repoURL)) {
+    if (src.repoURL && !isSourcePermitted([...spec.sourceRepos ?? [], ...scopedRepositories(project, repositories)], src.repoURL)) {
       out.push(finding(origin.obj, `${origin.path}/${app.sources.length > 1 ? `sources/${i}` : 'source'}/repoURL`, 'source-repo-not-permitted',
         `application repo ${src.repoURL} is not permitted in project ${project.metadata.name}: the Application shows InvalidSpecError`));
     }
   });
   return out;
+}
+
+/**
+ * The repositories a `repository` Secret scopes to the project: in its namespace, of the same Argo
+ * CD (the same file as the project, as the library writes each Argo CD's objects).
+ */
+function scopedRepositories(project: any, repositories: any[]): string[] {
+  return repositories
+    .filter((o) => (o.metadata?.namespace ?? '') === (project.metadata?.namespace ?? '') && sourceOf(o) === sourceOf(project))
+    .map((o) => secretData(o))
+    .filter((d) => d.project === project.metadata?.name && d.url)
+    .map((d) => d.url);
 }
 
 /** `IsGroupKindNamePermitted` for a cluster-scoped kind. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { findingCodes, simulateControllers } from '../../../src/testkit';
 import { CLUSTERS, only } from '../../support/controller-model';
-import { appProject, CA, clusterSecret, directStage, eksSecret, NS, world } from '../../support/testkit-model-fixtures';
+import { appProject, CA, clusterSecret, directStage, eksSecret, NS, RELEASE, world } from '../../support/testkit-model-fixtures';
 
 describe('controller model: Argo CD', () => {
   test('fails if CreateNamespace=true and the AppProject does not permit Namespace', () => {
@@ -22,6 +22,20 @@ describe('controller model: Argo CD', () => {
     const findings = simulateControllers(world([directStage('dev', CLUSTERS)], { project: appProject({ destinations: [{ name: 'east', namespace: NS }], sourceRepos: ['https://github.com/other/*'] }) }));
     expect(findingCodes(findings)).toEqual(['destination-not-permitted', 'source-repo-not-permitted']);
     expect(only(findings, 'destination-not-permitted')[0]).toContain('(Application shop-west)');
+  });
+
+  test('a repository Secret scoped to the project permits its repository, as Argo CD adds it to sourceRepos; one in another namespace does not', () => {
+    const scoped = (namespace: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'release-repo', namespace, labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+      stringData: { project: NS, type: 'git', url: RELEASE },
+    });
+    const closed = { project: appProject({ sourceRepos: [] }) };
+    const objects = (namespace: string) => [...world([directStage('dev', CLUSTERS)], closed), scoped(namespace)];
+    expect(findingCodes(simulateControllers(world([directStage('dev', CLUSTERS)], closed)))).toEqual(['source-repo-not-permitted']);
+    expect(findingCodes(simulateControllers(objects('argocd')))).toEqual([]);
+    expect(findingCodes(simulateControllers(objects('other')))).toEqual(['source-repo-not-permitted']);
   });
 
   test('fails if an EKS, GKE or AKS cluster Secret has no caData', () => {
