@@ -122,7 +122,7 @@ function measureArgoCds(objects: any[]): ArgoCdLoad[] {
   for (const s of secrets) instance(hub(s.metadata?.namespace)).clusters.add(secretData(s).name ?? '');
   for (const a of objects.filter(o => o?.kind === 'ApplicationSet')) instance(hub(a.metadata?.namespace)).appSets.push(a);
   const generated = new Map<any, number>();
-  for (const app of modelApplications(objects)) {
+  for (const app of modelApplications(objects, { placementOnly: true })) {
     if (app.origin.obj?.kind === 'ApplicationSet') generated.set(app.origin.obj, (generated.get(app.origin.obj) ?? 0) + 1);
     const dest = app.destination as { server?: string; name?: string };
     const cluster = dest.name ? byName.get(dest.name) : byServer.get(dest.server ?? '');
@@ -224,11 +224,16 @@ function measureTemplates(objects: any[]): AnalysisTemplateLoad {
 }
 
 /**
- * A template's namespace and spec as JSON, with every label (they name the stage) and the
- * metrics' `initialDelay` dropped; JSON.stringify drops the labels as it writes, instead of
- * copying every template first.
+ * A template's namespace and spec as JSON, with its label maps (they name the stage) and the
+ * metrics' `initialDelay` dropped. The label maps are cut from the JSON text: a map of strings
+ * is `"labels":{...}` with no brace inside (Kubernetes label keys and values hold none, and a
+ * quote inside a JSON string is escaped), which costs a fraction of a replacer function called
+ * for every value of every template.
  */
 function withoutDelays(namespace: string | undefined, spec: any): string {
   const metrics = (spec?.metrics ?? []).map((m: any) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'initialDelay')));
-  return JSON.stringify([namespace, { ...spec, metrics }], (k, v) => k === 'labels' ? undefined : v);
+  return JSON.stringify([namespace, { ...spec, metrics }]).replace(LABEL_MAP, '');
 }
+
+/** A `labels` member of JSON text whose value is an object of strings, with the comma before or after it. */
+const LABEL_MAP = /,"labels":\{[^{}]*\}|"labels":\{[^{}]*\},?/g;

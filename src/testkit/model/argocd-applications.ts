@@ -24,21 +24,39 @@ export function secretData(secret: any): Record<string, string> {
   return { ...out, ...(secret?.stringData ?? {}) };
 }
 
-export function modelApplications(objects: any[]): ModelApplication[] {
+/** What `modelApplications` renders of each Application. */
+export interface ModelApplicationsOptions {
+  /**
+   * Only where each Application runs: its namespace, project and destination. A generated
+   * Application then has no name, labels, annotations, sources or sync options; an Application
+   * object keeps its metadata. For counting the load of a fleet without rendering every
+   * template whole.
+   * @default false
+   */
+  readonly placementOnly?: boolean;
+}
+
+export function modelApplications(objects: any[], options: ModelApplicationsOptions = {}): ModelApplication[] {
   // every clusters generator reads the params of every cluster Secret: decode each once
   const secrets = clusterSecrets(objects).map(secret => ({ secret, params: clusterParams(secret) }));
   const apps: ModelApplication[] = [];
   for (const obj of objects) {
     if (obj?.kind === 'Application' && obj.spec) {
-      apps.push(toModel(obj.metadata ?? {}, obj.spec, { obj, path: '/spec' }));
+      apps.push(toModel(obj.metadata ?? {}, options.placementOnly ? placementOf(obj.spec) : obj.spec, { obj, path: '/spec' }));
     } else if (obj?.kind === 'ApplicationSet' && obj.spec?.template) {
-      apps.push(...expandApplicationSet(obj, secrets));
+      const template = obj.spec.template;
+      const placement = { metadata: { namespace: template.metadata?.namespace }, spec: placementOf(template.spec ?? {}) };
+      apps.push(...expandApplicationSet(obj, options.placementOnly ? placement : template, secrets));
     }
   }
   return apps;
 }
 
-function expandApplicationSet(appSet: any, secrets: { secret: any; params: Record<string, unknown> }[]): ModelApplication[] {
+function placementOf(spec: any): any {
+  return { project: spec.project, destination: spec.destination };
+}
+
+function expandApplicationSet(appSet: any, template: any, secrets: { secret: any; params: Record<string, unknown> }[]): ModelApplication[] {
   const apps: ModelApplication[] = [];
   (appSet.spec.generators ?? []).forEach((generator: any) => {
     let params: any[] = [];
@@ -50,7 +68,7 @@ function expandApplicationSet(appSet: any, secrets: { secret: any; params: Recor
       params = generator.list.elements ?? [];
     }
     for (const p of params) {
-      const t = renderTemplate(appSet.spec.template, p);
+      const t = renderTemplate(template, p);
       apps.push(toModel({ ...t.metadata, namespace: t.metadata?.namespace ?? appSet.metadata?.namespace }, t.spec ?? {}, { obj: appSet, path: '/spec/template/spec' }));
     }
   });
