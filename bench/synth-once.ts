@@ -17,6 +17,7 @@ import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import { defineExamples } from '../apps';
 import { PlatformReport, PlatformSynthApp } from '../src';
 import { defineGeneratedPlatform } from './generated-platform';
+import { FileWriter } from '../src/synth-app/file-writer';
 import { ManifestYaml } from '../src/synth-app/manifest-yaml';
 
 type Dump = { file: string; docs: any[] }[];
@@ -52,16 +53,19 @@ if (mode === 'platform' && dumpPath) {
     pending.push(...docs);
     return stringify.call(this, docs);
   };
-  // the module itself, not this file's import of it, so the library's calls see the wrapper
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const nodeFs = require('fs');
-  const writeFileSync = nodeFs.writeFileSync;
-  nodeFs.writeFileSync = (file: fs.PathOrFileDescriptor, data: any, options?: any) => {
-    if (typeof file === 'string' && file.endsWith('.k8s.yaml')) {
-      dump.push({ file: path.basename(file), docs: pending });
-      pending = [];
-    }
-    return writeFileSync(file, data, options);
+  // each file as it is handed to the writer (in place or on its thread)
+  const open = FileWriter.open;
+  FileWriter.open = (count: number) => {
+    const writer = open(count);
+    const write = writer.write.bind(writer);
+    writer.write = (file: string, data: string) => {
+      if (file.endsWith('.k8s.yaml')) {
+        dump.push({ file: path.basename(file), docs: pending });
+        pending = [];
+      }
+      write(file, data);
+    };
+    return writer;
   };
 }
 

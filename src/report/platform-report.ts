@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import { App, Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -11,6 +10,7 @@ import { controllerLoadOf } from '../load/controller-load';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
+import { FileWriter } from '../synth-app/file-writer';
 import { toGoDuration } from '../util/duration';
 import { mdCode, mdText, mermaidText } from '../util/markdown';
 
@@ -135,15 +135,23 @@ export class PlatformReport {
   public static write(app: App): void {
     const all = app.node.findAll();
     const apps = all.filter(isPlannedApp);
-    for (const c of all) {
-      if (isPlannedApp(c)) {
-        fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
-      } else if (ClusterFleet.isClusterFleet(c)) {
-        const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
-        fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`),
-          `${PlatformReport.renderFleet(c, onFleet)}\n${PlatformReport.renderControllerLoad(app)}`);
+    // a report per app: at fleet size, creating the files is as much work as rendering them
+    const files = FileWriter.open(apps.length);
+    try {
+      for (const c of all) {
+        if (isPlannedApp(c)) {
+          files.write(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
+        } else if (ClusterFleet.isClusterFleet(c)) {
+          const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
+          files.write(path.join(app.outdir, `${c.fleetName}.fleet.md`),
+            `${PlatformReport.renderFleet(c, onFleet)}\n${PlatformReport.renderControllerLoad(app)}`);
+        }
       }
+    } catch (e) {
+      files.close({ quiet: true });
+      throw e;
     }
+    files.close();
   }
 
   private constructor() {}
@@ -169,12 +177,12 @@ function id(name: string): string {
   return `s_${name.replace(/[^A-Za-z0-9]/g, '_')}`;
 }
 
-/** The stages with a namespace of their own, for the report's first line. */
 /** A number of seconds as a Kargo duration, `0` for none. */
 function earliest(seconds: number): string {
   return seconds === 0 ? '0' : toGoDuration(Duration.seconds(seconds));
 }
 
+/** The stages with a namespace of their own, for the report's first line. */
 function stageNamespaces(plan: ReleasePlan): string {
   const own = plan.stages.filter(s => hasOwnNamespace(plan, s));
   return own.length === 0 ? '' : ` (${own.map(s => `stage ${mdText(s.name)} in ${mdCode(s.namespace)}`).join(', ')})`;

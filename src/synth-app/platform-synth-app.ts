@@ -4,6 +4,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { renderJson } from './fast-to-json';
+import { FileWriter } from './file-writer';
 import { ManifestYaml } from './manifest-yaml';
 
 /**
@@ -51,7 +53,7 @@ export class PlatformSynthApp extends App {
   }
 
   private render(obj: ApiObject): unknown {
-    const json = obj.toJson();
+    const json = renderJson(obj);
     this.written.set(obj, json);
     return json;
   }
@@ -74,8 +76,26 @@ export class PlatformSynthApp extends App {
     const order = dependencyFreeOrder(all);
     const charts = order?.charts ?? this.charts;
     const chartObjects = (chart: Chart) => order ? order.objects.get(chart) ?? [] : objectsInDependencyOrder(chart);
-    const yaml = new ManifestYaml();
     const written: ApiObject[] = [];
+    const files = FileWriter.open(this.yamlOutputType === YamlOutputType.FILE_PER_APP ? 1 : charts.length);
+    try {
+      this.writeCharts({ charts, chartObjects, hasDependantCharts, written, files });
+    } catch (e) {
+      // the files handed over are still written before synth() throws the first error
+      files.close({ quiet: true });
+      throw e;
+    }
+    files.close();
+    if (this.writeMetadata) {
+      const resources: Record<string, { path: string }> = {};
+      for (const o of written) resources[o.name] = { path: o.node.path };
+      fs.writeFileSync(path.join(this.outdir, 'construct-metadata.json'), JSON.stringify({ version: '1.0.0', resources }));
+    }
+  }
+
+  private writeCharts(w: ChartWriting): void {
+    const { charts, chartObjects, hasDependantCharts, written, files } = w;
+    const yaml = new ManifestYaml();
     if (this.yamlOutputType === YamlOutputType.FILE_PER_APP) {
       const docs: unknown[] = [];
       for (const chart of charts) {
@@ -84,7 +104,7 @@ export class PlatformSynthApp extends App {
         for (const o of objects) docs.push(this.render(o));
       }
       if (charts.length > 0) {
-        fs.writeFileSync(path.join(this.outdir, `app${this.outputFileExtension}`), yaml.stringify(docs), { encoding: 'utf8' });
+        files.write(path.join(this.outdir, `app${this.outputFileExtension}`), yaml.stringify(docs));
       }
     } else {
       let index = 0;
@@ -93,15 +113,20 @@ export class PlatformSynthApp extends App {
         const name = hasDependantCharts ? `${String(index++).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart);
         const objects = chartObjects(chart);
         if (this.writeMetadata) written.push(...objects);
-        fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => this.render(o))), { encoding: 'utf8' });
+        files.write(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => this.render(o))));
       }
     }
-    if (this.writeMetadata) {
-      const resources: Record<string, { path: string }> = {};
-      for (const o of written) resources[o.name] = { path: o.node.path };
-      fs.writeFileSync(path.join(this.outdir, 'construct-metadata.json'), JSON.stringify({ version: '1.0.0', resources }));
-    }
   }
+}
+
+interface ChartWriting {
+  readonly charts: Chart[];
+  readonly chartObjects: (chart: Chart) => ApiObject[];
+  /** Whether any chart depends on another: cdk8s then numbers the files. */
+  readonly hasDependantCharts: boolean;
+  /** The objects written, for `construct-metadata.json`. */
+  readonly written: ApiObject[];
+  readonly files: FileWriter;
 }
 
 /** Every construct's validations, as cdk8s's `validate(app)` runs them and words the error. */

@@ -1,4 +1,5 @@
 import { Chart } from 'cdk8s';
+import { registerFastRenderedClasses } from './fast-rendered-classes';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
 import { defineCredentialSecrets } from '../kargo/credential-secrets';
 import { defineKargoRelease } from '../kargo/kargo-release';
@@ -12,6 +13,7 @@ import { AppRelease } from '../plan/app-release';
  * @internal
  */
 export function emitApp(chart: Chart, release: AppRelease): void {
+  registerFastRenderedClasses();
   defineKargoRelease(chart, release);
   definePromoterRbac(chart, release.plan);
   defineCredentialSecrets(chart, release.plan.app, release.plan.project, release.accesses);

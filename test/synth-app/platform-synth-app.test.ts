@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
+import { WORKER_THRESHOLD } from '../../src/synth-app/file-writer';
 import { synthesizedJson } from '../../src/synth-app/synthesized-json';
 
 /** Every file an app writes, by name. */
@@ -49,6 +50,27 @@ describe('PlatformSynthApp writes what cdk8s App writes', () => {
     expect(linear.size).toBeGreaterThan(12);
     expect([...linear.keys()]).toEqual([...cdk8s.keys()]);
     for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
+  });
+
+  test('a platform of more charts than FileWriter writes in place (on its thread), byte for byte', () => {
+    const define = (app: App) => defineGeneratedPlatform(app, 24, WORKER_THRESHOLD + 6);
+    const { cdk8s, linear } = both(define);
+    expect(linear.size).toBeGreaterThan(WORKER_THRESHOLD);
+    expect([...linear.keys()]).toEqual([...cdk8s.keys()]);
+    for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
+  });
+
+  test('a file it cannot write fails synth() with the file system\'s error, and no file after it is written', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-'));
+    const app = new PlatformSynthApp({ outdir });
+    for (let i = 0; i < WORKER_THRESHOLD + 1; i++) {
+      new ApiObject(new Chart(app, `c${String(i).padStart(3, '0')}`), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    }
+    // a directory where the first chart's file goes
+    fs.mkdirSync(path.join(outdir, 'c000.k8s.yaml'));
+    expect(() => app.synth()).toThrow(/EISDIR: illegal operation on a directory/);
+    expect(fs.readdirSync(outdir)).toEqual(['c000.k8s.yaml']);
+    fs.rmSync(outdir, { recursive: true, force: true });
   });
 
   test('charts that depend on each other: numbered files, objects in dependency order', () => {
