@@ -212,10 +212,22 @@ function measureKargoShards(objects: any[]): KargoShardLoad[] {
 
 function measureTemplates(objects: any[]): AnalysisTemplateLoad {
   const templates = objects.filter(o => o?.kind === 'AnalysisTemplate');
-  const groups = new Map<string, number>();
+  // two templates can only be the same but for labels and delays with the same namespace and
+  // metric names (part of what withoutDelays keeps): spell out only the templates that share them
+  const candidates = new Map<string, any[]>();
   for (const t of templates) {
-    const key = withoutDelays(t.metadata?.namespace, t.spec);
-    groups.set(key, (groups.get(key) ?? 0) + 1);
+    const key = JSON.stringify([t.metadata?.namespace, (t.spec?.metrics ?? []).map((m: any) => m?.name)]);
+    const same = candidates.get(key);
+    if (same) same.push(t);
+    else candidates.set(key, [t]);
+  }
+  const groups = new Map<string, number>();
+  for (const same of candidates.values()) {
+    if (same.length < 2) continue;
+    for (const t of same) {
+      const key = withoutDelays(t.metadata?.namespace, t.spec);
+      groups.set(key, (groups.get(key) ?? 0) + 1);
+    }
   }
   const names = new Set(templates.map(t => `${t.metadata?.namespace}/${t.metadata?.name}`));
   const stagesWithTemplates = objects.filter(o => o?.kind === 'Stage' && (o.spec?.verification?.analysisTemplates ?? [])

@@ -105,9 +105,10 @@ export class ManifestYaml {
           // `yaml` indents a sequence under a key, and writes a sequence in a sequence inline
           return inMap ? '\n' + child + this.seq(value, child, seen) : ' ' + this.seq(value, child, seen);
         }
-        const map = value as Record<string, unknown>;
-        if (isEmpty(map)) return ' {}\n';
-        return inMap ? '\n' + child + this.map(map, child, seen) : ' ' + this.map(map, child, seen);
+        // an empty map writes nothing (and a map with a key writes something)
+        const body = this.map(value as Record<string, unknown>, child, seen);
+        if (body === '') return ' {}\n';
+        return inMap ? '\n' + child + body : ' ' + body;
       }
       default:
         throw FALLBACK;
@@ -183,9 +184,4 @@ const YAML11_LOOKALIKE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|
 const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9._/-]*$/;
 function isPlainKey(key: string): boolean {
   return PLAIN_KEY.test(key) && !YAML11_LOOKALIKE.test(key);
-}
-
-function isEmpty(map: object): boolean {
-  for (const _ in map) return false;
-  return true;
 }

@@ -10,7 +10,7 @@ import { PlatformLabels } from '../contracts/labels';
 import { VERIFICATION_CHECKS_ANNOTATION, verificationTemplateName } from '../contracts/release-names';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { call, ETC, hint, str, struct } from '../util/code-hint';
-import { compact, duplicates } from '../util/collections';
+import { duplicates } from '../util/collections';
 import { describe, show, within } from '../util/errors';
 import { dns1123SubdomainProblem } from '../util/names';
 
@@ -114,13 +114,14 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
   let at: number | undefined;
   const metricOwners = new Map<string, string>();
   const guards = new Set<string>();
+  const inputs = metricInputs(ctx, labels);
   for (const check of checks) {
     if (check.kind === VerificationKind.TEMPLATE) {
       references.push({ name: check.name, kind: check._templateKind ?? 'AnalysisTemplate' });
       continue;
     }
     at ??= references.length;
-    problems.push(...addCheckMetrics(check, ctx, labels, parts, { owners: metricOwners, guards }));
+    problems.push(...addCheckMetrics(check, ctx, parts, { owners: metricOwners, guards, inputs }));
   }
   if (ctx.soak !== undefined) problems.push(...addSoakMetric(ctx, ctx.soak, checks, labels, parts));
   problems.push(...jobMetricNameProblems(parts.metrics, guards, metricOwners));
@@ -155,17 +156,15 @@ export function renderVerification(checks: Verification[], ctx: VerificationCont
  * outcomes to the Stage's template; returns the problems only the Stage shows (metric names
  * another check also has, per-cluster placeholders without clusters).
  */
-function addCheckMetrics(check: Verification, ctx: VerificationContext, labels: Record<string, string>, into: StageTemplateParts,
-  seen: { owners: Map<string, string>; guards: Set<string> }): string[] {
+function addCheckMetrics(check: Verification, ctx: VerificationContext, into: StageTemplateParts,
+  seen: { owners: Map<string, string>; guards: Set<string>; inputs: (target: VerificationTarget | undefined) => MetricInputs }): string[] {
   if (check._perCluster && ctx.clusters.length === 0) {
     return [describe(`verification ${show(check.name)}`, ctx.clusters, `uses per-cluster placeholders but Stage ${show(ctx.kargoStage)} has no clusters`, 'place clusters on the stage or drop the per-cluster placeholders')];
   }
   const problems: string[] = [];
-  const stageValues = { stage: ctx.pipelineStage, namespace: ctx.namespace };
   const metrics: any[] = [];
   for (const target of check._perCluster ? ctx.clusters : [undefined]) {
-    const values: Record<string, string> = target ? { ...stageValues, ...clusterVariables(target) } : stageValues;
-    const metricLabels = target ? { ...labels, [PlatformLabels.CLUSTER]: target.name } : { ...labels };
+    const { values, labels: metricLabels } = seen.inputs(target);
     const rendered = check._renderMetrics(target ? `${check.name}-${target.name}` : check.name, values, metricLabels, ctx.jobs);
     rendered.slice(1).forEach(guard => seen.guards.add(guard.name));
     for (const metric of rendered) {
@@ -186,9 +185,31 @@ function addCheckMetrics(check: Verification, ctx: VerificationContext, labels: 
   if (check._dryRun) into.dryRun.push(...metrics.map(m => ({ metricName: m.name })));
   const outcomes = check._outcomes;
   if (outcomes !== undefined) {
-    for (const m of metrics.filter(x => x.provider?.prometheus)) into.outcomes.set(`${m.name}`, JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan }));
+    const outcome = JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan });
+    for (const m of metrics.filter(x => x.provider?.prometheus)) into.outcomes.set(`${m.name}`, outcome);
   }
   return problems;
+}
+
+/** The placeholder values and the labels of a check's metrics on one cluster of the Stage (or on none). */
+interface MetricInputs {
+  readonly values: Record<string, string>;
+  readonly labels: Record<string, string>;
+}
+
+/** The inputs of every check's metrics on each cluster of the Stage, made once per cluster (not per check). */
+function metricInputs(ctx: VerificationContext, labels: Record<string, string>): (target: VerificationTarget | undefined) => MetricInputs {
+  const stageValues = { stage: ctx.pipelineStage, namespace: ctx.namespace };
+  const byTarget = new Map<VerificationTarget, MetricInputs>();
+  return (target) => {
+    if (!target) return { values: stageValues, labels: { ...labels } };
+    let found = byTarget.get(target);
+    if (!found) {
+      found = { values: { ...stageValues, ...clusterVariables(target) }, labels: { ...labels, [PlatformLabels.CLUSTER]: target.name } };
+      byTarget.set(target, found);
+    }
+    return found;
+  };
 }
 
 /**
@@ -220,11 +241,13 @@ function stageTemplate(name: string, labels: Record<string, string>, parts: Stag
       [VERIFICATION_CHECKS_ANNOTATION]: parts.checks.join(','),
       ...outcomes.length > 0 ? { [METRIC_OUTCOMES_ANNOTATION]: `{${outcomes.join(',')}}` } : {},
     },
-    spec: compact({
-      args: parts.args.length > 0 ? parts.args : undefined,
+    // not copied: the metrics are this Stage's own objects, and rendering the ApiObject drops
+    // the undefined members (cdk8s sanitizes the props)
+    spec: {
+      ...parts.args.length > 0 ? { args: parts.args } : {},
       metrics: parts.metrics,
-      dryRun: parts.dryRun.length > 0 ? parts.dryRun : undefined,
-    }),
+      ...parts.dryRun.length > 0 ? { dryRun: parts.dryRun } : {},
+    },
   };
 }
 
