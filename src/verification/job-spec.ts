@@ -55,7 +55,7 @@ export function renderJobSpec(input: JobSpecInput): any {
   const spec = buildJobSpec(input);
   // keep the spec only when the pod labels are all it takes from the labels (see cacheKey)
   if (key !== undefined && JSON.stringify(spec.template?.metadata?.labels) === JSON.stringify(sortedLabels(input.labels))) {
-    renderedSpecs.set(key, structuredClone(spec));
+    renderedSpecs.set(key, deepFreeze(structuredClone(spec)));
   }
   return spec;
 }
@@ -98,10 +98,21 @@ function sortedLabels(labels: Record<string, string>): Record<string, string> {
   return sorted;
 }
 
+/**
+ * The kept spec with other pod labels: new objects on the path to the labels, the rest shared
+ * with the kept spec (frozen, so that nothing can change it under the other checks that share it;
+ * rendering copies every object it writes).
+ */
 function withPodLabels(spec: any, labels: Record<string, string>): any {
-  const copy = structuredClone(spec);
-  copy.template.metadata.labels = sortedLabels(labels);
-  return copy;
+  return { ...spec, template: { ...spec.template, metadata: { ...spec.template.metadata, labels: sortedLabels(labels) } } };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 function buildJobSpec(input: JobSpecInput): any {

@@ -32,13 +32,18 @@ describe('renderJobSpec', () => {
     expect(first.template.metadata.labels).toEqual({ 'a/stage': 'dev', 'b/app': 'one' });
   });
 
-  test('specs handed out are copies: changing one changes no later render', () => {
+  test('changing a spec handed out changes no later render: the first is the caller\'s, later ones share a frozen spec', () => {
     const first = renderJobSpec(input({ app: 'one' }, 'ghcr.io/acme/copy:1'));
     first.template.spec.containers[0].image = 'changed';
     const second = renderJobSpec(input({ app: 'two' }, 'ghcr.io/acme/copy:1'));
-    second.template.spec.containers[0].name = 'changed';
-    expect(renderJobSpec(input({ app: 'three' }, 'ghcr.io/acme/copy:1')).template.spec.containers[0])
-      .toMatchObject({ image: 'ghcr.io/acme/copy:1', name: 'check' });
+    expect(() => {
+      second.template.spec.containers[0].name = 'changed';
+    }).toThrow(TypeError);
+    // the path to the labels is the render's own
+    second.template.metadata.labels = { app: 'mine' };
+    const third = renderJobSpec(input({ app: 'three' }, 'ghcr.io/acme/copy:1'));
+    expect(third.template.spec.containers[0]).toMatchObject({ image: 'ghcr.io/acme/copy:1', name: 'check' });
+    expect(third.template.metadata.labels).toEqual({ app: 'three' });
   });
 
   test('a different input is rendered, not taken from another input', () => {
