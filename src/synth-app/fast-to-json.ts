@@ -15,9 +15,10 @@ const generated = new Map<Function, GeneratedClass>();
 /**
  * The body `cdk8s import` writes for every generated class's `toJson()`:
  * `const resolved = super.toJson(); return { ...X.GVK, ...toJson_XProps(resolved) };`
- * (identifiers may be renamed by a bundler, so any are accepted).
+ * (a bundler may rename the identifiers, as esbuild renames `resolved` to `resolved2`, and drop
+ * the trailing comma, so any identifiers are accepted).
  */
-const GENERATED_TO_JSON = /^toJson\(\)\s*\{\s*const resolved = super\.toJson\(\);?\s*return\s*\{\s*\.\.\.[\w$]+\.GVK,\s*\.\.\.[\w$]+\(resolved\),?\s*\};?\s*\}$/;
+const GENERATED_TO_JSON = /^toJson\(\)\s*\{\s*const ([\w$]+) = super\.toJson\(\);?\s*return\s*\{\s*\.\.\.[\w$]+\.GVK,\s*\.\.\.[\w$]+\(\1\),?\s*\};?\s*\}$/;
 
 /**
  * Registers the classes of a module `cdk8s import` generated (`imports/*.ts`, cdk8s-plus's `k8s`):

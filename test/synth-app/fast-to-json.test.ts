@@ -110,6 +110,18 @@ describe('renderJson', () => {
     expect(wrapped).toHaveBeenCalled();
   });
 
+  test('registers a generated class as a bundler rewrites it (esbuild renames `resolved` and drops the trailing comma)', () => {
+    const toJson_BundledProps = (p: any) => ({ metadata: p.metadata, data: p.data });
+    class Bundled extends ApiObject {
+      public static readonly GVK = { apiVersion: 'v1', kind: 'ConfigMap' };
+      public toJson(): any { const resolved2 = super.toJson(); return { ...Bundled.GVK, ...toJson_BundledProps(resolved2) }; }
+    }
+    registerGeneratedClasses({ Bundled, toJson_BundledProps });
+    const obj = new Bundled(new Chart(Testing.app(), 'c'), 'b', { ...Bundled.GVK, data: { z: '1', a: '2' } });
+    expect(isFastRendered(obj)).toBe(true);
+    expect(JSON.stringify(renderJson(obj))).toBe(JSON.stringify(obj.toJson()));
+  });
+
   test('registers only classes whose toJson() is the generated one', () => {
     class Hand extends ApiObject {
       public static readonly GVK = { apiVersion: 'v1', kind: 'ConfigMap' };
