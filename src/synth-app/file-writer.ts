@@ -50,7 +50,13 @@ port.on('message', (m) => {
 export abstract class FileWriter {
   /** A writer for `count` files: on a worker thread from `WORKER_THRESHOLD` files, else in place. */
   public static open(count: number): FileWriter {
-    return count >= WORKER_THRESHOLD ? new ThreadWriter() : new InPlaceWriter();
+    if (count < WORKER_THRESHOLD) return new InPlaceWriter();
+    try {
+      return new ThreadWriter();
+    } catch {
+      // a runtime that cannot start a thread still writes the files, one after the other
+      return new InPlaceWriter();
+    }
   }
 
   public abstract write(file: string, data: string): void;
