@@ -33,6 +33,8 @@ const BREAKS: KnownBreak[] = [
   { name: 'wave-swap', judge: 'model', object: 'ApplicationSet/argocd/checkout-api-prod-early', decidedBy: 'ApplicationSetReconciler.createOrUpdateInCluster', change: true },
   { name: 'all-join-soak', judge: 'model', object: 'Stage/checkout-api/prod-w2', decidedBy: 'pkg/api/warehouse.go ListFreightFromWarehouse' },
   { name: 'control-flow-soak', judge: 'model', object: 'Stage/storefront/prod-gate', decidedBy: 'api/v1alpha1/stage_types.go IsFreightAvailable' },
+  // a mutation, not a live break: proves conformance/kargo-expr can fail (the library accepts the expression)
+  { name: 'when-expression-syntax', judge: 'kargo-expr', object: 'ClusterConfig/cluster', decidedBy: 'pkg/webhook/external.whenExpressionMet' },
 ];
 
 const FIXTURES = path.join('conformance', 'testdata', 'known-breaks');
