@@ -25,11 +25,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 	report := newReport()
 	if flags.Values != "" {
-		// The protocol's value kinds are Go parsers checked by conformance/rollouts and argocd.
-		if _, err := os.ReadFile(flags.Values); err != nil {
-			return suite.Fail("kargo-expr", err, stderr)
-		}
-		return suite.Finish("kargo-expr", report, stdout, stderr)
+		return suite.FinishWithoutValues("kargo-expr", flags.Values, report, stdout, stderr)
 	}
 	samples, err := loadSamples(*requests)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 )
 
@@ -96,4 +97,14 @@ func Finish(command string, report Writer, stdout, stderr io.Writer) int {
 func Fail(command string, err error, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "%s: %v\n", command, err)
 	return ExitFailed
+}
+
+// FinishWithoutValues is --values for a module that checks no value kind (the protocol's value
+// kinds are Go parsers that other modules check): the file must be readable, as everywhere, and
+// the module prints its empty report.
+func FinishWithoutValues(command, valuesFile string, report Writer, stdout, stderr io.Writer) int {
+	if _, err := os.ReadFile(valuesFile); err != nil {
+		return Fail(command, err, stderr)
+	}
+	return Finish(command, report, stdout, stderr)
 }

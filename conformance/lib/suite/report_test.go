@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +95,27 @@ func TestFinishExitsRanOrFailedWithTheReasonOnStderr(t *testing.T) {
 	stdout.Reset()
 	if code := Finish("cmd", failing{}, &stdout, &stderr); code != 2 || stderr.String() != "cmd: disk full\n" {
 		t.Errorf("code %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestFinishWithoutValuesReadsTheFileAndPrintsTheEmptyReport(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := FinishWithoutValues("m", filepath.Join(t.TempDir(), "missing.json"), NewReport("m"), &out, &errs); code != ExitFailed {
+		t.Fatalf("a missing values file: exit %d, want %d", code, ExitFailed)
+	}
+	if !strings.HasPrefix(errs.String(), "m: open ") || out.Len() != 0 {
+		t.Fatalf("a missing values file: stderr %q, stdout %q", errs.String(), out.String())
+	}
+	file := filepath.Join(t.TempDir(), "values.json")
+	if err := os.WriteFile(file, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errs.Reset()
+	if code := FinishWithoutValues("m", file, NewReport("m"), &out, &errs); code != ExitRan || errs.Len() != 0 {
+		t.Fatalf("a values file: exit %d, stderr %q", code, errs.String())
+	}
+	if !strings.Contains(out.String(), `"module": "m"`) && !strings.Contains(out.String(), `"module":"m"`) {
+		t.Fatalf("the report is printed: %q", out.String())
 	}
 }
