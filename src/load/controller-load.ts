@@ -236,16 +236,12 @@ function measureTemplates(objects: any[]): AnalysisTemplateLoad {
 }
 
 /**
- * A template's namespace and spec as JSON, with its label maps (they name the stage) and the
- * metrics' `initialDelay` dropped. The label maps are cut from the JSON text: a map of strings
- * is `"labels":{...}` with no brace inside (Kubernetes label keys and values hold none, and a
- * quote inside a JSON string is escaped), which costs a fraction of a replacer function called
- * for every value of every template.
+ * A template's namespace and spec as JSON, with every label (they name the stage) and the
+ * metrics' `initialDelay` dropped; JSON.stringify drops the labels as it writes, instead of
+ * copying every template first. Only templates that share namespace and metric names get here
+ * (at 100 clusters × 1000 apps, none of 7,000).
  */
 function withoutDelays(namespace: string | undefined, spec: any): string {
   const metrics = (spec?.metrics ?? []).map((m: any) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'initialDelay')));
-  return JSON.stringify([namespace, { ...spec, metrics }]).replace(LABEL_MAP, '');
+  return JSON.stringify([namespace, { ...spec, metrics }], (k, v) => k === 'labels' ? undefined : v);
 }
-
-/** A `labels` member of JSON text whose value is an object of strings, with the comma before or after it. */
-const LABEL_MAP = /,"labels":\{[^{}]*\}|"labels":\{[^{}]*\},?/g;
