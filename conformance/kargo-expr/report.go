@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-	"sort"
-
 	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
@@ -25,22 +22,12 @@ type Evaluation struct {
 	Result     string `json:"result"`
 }
 
-// Report is the protocol's report with this module's evaluations after the findings.
-type Report struct {
-	suite.Report
-	Evaluations []Evaluation `json:"evaluations,omitempty"`
-}
+// Report is the protocol's report with this module's evaluations after the findings, sorted by
+// source, kind, namespace, name and path.
+type Report = suite.Evaluated[Evaluation]
 
 func newReport() *Report {
-	return &Report{Report: *suite.NewReport("kargo-expr")}
-}
-
-// Write sorts findings and evaluations so that two runs print the same bytes.
-func (r *Report) Write(w io.Writer) error {
-	r.Report.Sort()
-	sort.SliceStable(r.Evaluations, func(i, j int) bool {
-		a, b := r.Evaluations[i], r.Evaluations[j]
-		return suite.Less([][2]string{{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}, {a.Path, b.Path}})
+	return suite.NewEvaluated("kargo-expr", func(a, b Evaluation) [][2]string {
+		return [][2]string{{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}, {a.Path, b.Path}}
 	})
-	return suite.Encode(w, r)
 }

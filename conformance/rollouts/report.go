@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-	"sort"
-
 	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
@@ -31,28 +28,12 @@ type Evaluation struct {
 	Message   string `json:"message,omitempty"`
 }
 
-// Report is the protocol's report with this module's evaluations after the findings.
-type Report struct {
-	suite.Report
-	Evaluations []Evaluation `json:"evaluations,omitempty"`
-}
+// Report is the protocol's report with this module's evaluations after the findings, sorted by
+// source, kind, namespace, name, metric and case.
+type Report = suite.Evaluated[Evaluation]
 
 func newReport() *Report {
-	return &Report{Report: *suite.NewReport("rollouts")}
-}
-
-// Write sorts findings (source, kind, namespace, name, path, code) and evaluations the same way so
-// that two runs print the same bytes.
-func (r *Report) Write(w io.Writer) error {
-	r.Sort()
-	return suite.Encode(w, r)
-}
-
-// Sort sorts the findings and the evaluations.
-func (r *Report) Sort() {
-	r.Report.Sort()
-	sort.SliceStable(r.Evaluations, func(i, j int) bool {
-		a, b := r.Evaluations[i], r.Evaluations[j]
-		return suite.Less([][2]string{{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}, {a.Metric, b.Metric}, {a.Case, b.Case}})
+	return suite.NewEvaluated("rollouts", func(a, b Evaluation) [][2]string {
+		return [][2]string{{a.Source, b.Source}, {a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}, {a.Metric, b.Metric}, {a.Case, b.Case}}
 	})
 }

@@ -108,3 +108,30 @@ func FinishWithoutValues(command, valuesFile string, report Writer, stdout, stde
 	}
 	return Finish(command, report, stdout, stderr)
 }
+
+// Evaluated is the protocol's report with a module's evaluations after the findings: for modules
+// that report what the upstream code decided on every input, finding or not.
+type Evaluated[E any] struct {
+	Report
+	Evaluations []E `json:"evaluations,omitempty"`
+	// order gives the pairs Less compares two evaluations by
+	order func(a, b E) [][2]string
+}
+
+// NewEvaluated is an empty report of module whose evaluations sort by order's pairs.
+func NewEvaluated[E any](module string, order func(a, b E) [][2]string) *Evaluated[E] {
+	return &Evaluated[E]{Report: *NewReport(module), order: order}
+}
+
+// Sort sorts the findings in the protocol's order and the evaluations in the module's, so that
+// two runs print the same bytes.
+func (r *Evaluated[E]) Sort() {
+	r.Report.Sort()
+	sort.SliceStable(r.Evaluations, func(i, j int) bool { return Less(r.order(r.Evaluations[i], r.Evaluations[j])) })
+}
+
+// Write sorts the report and prints it.
+func (r *Evaluated[E]) Write(w io.Writer) error {
+	r.Sort()
+	return Encode(w, r)
+}
