@@ -119,3 +119,26 @@ func TestFinishWithoutValuesReadsTheFileAndPrintsTheEmptyReport(t *testing.T) {
 		t.Fatalf("the report is printed: %q", out.String())
 	}
 }
+
+func TestEvaluatedSortsEvaluationsInTheModulesOrderAfterTheFindings(t *testing.T) {
+	type ev struct{ Name, Case string }
+	r := NewEvaluated("m", func(a, b ev) [][2]string { return [][2]string{{a.Name, b.Name}, {a.Case, b.Case}} })
+	r.Evaluations = []ev{{"b", "1"}, {"a", "2"}, {"a", "1"}}
+	r.Add(Finding{Source: "s", Code: "c"})
+	var out bytes.Buffer
+	if err := r.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	order := []string{`"findings"`, `"Name": "a",
+      "Case": "1"`, `"Name": "a",
+      "Case": "2"`, `"Name": "b"`}
+	at := -1
+	for _, s := range order {
+		i := strings.Index(text, s)
+		if i <= at {
+			t.Fatalf("%q not after the previous part in %s", s, text)
+		}
+		at = i
+	}
+}
