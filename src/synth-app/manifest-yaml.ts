@@ -1,4 +1,5 @@
 import { Yaml } from 'cdk8s';
+import { stringifyDocument } from './yaml-document';
 
 /**
  * Writes synthesized Kubernetes objects as YAML, byte for byte what cdk8s's `Yaml.stringify`
@@ -9,8 +10,9 @@ import { Yaml } from 'cdk8s';
  * package's judgement (quoting, YAML 1.1 look-alikes such as `yes` or `0755`, block literals,
  * non-integer numbers) are asked of `Yaml.stringify`, once per distinct value. Anything outside
  * the JSON shapes `ApiObject.toJson()` produces (undefined values, a shared object, a key that
- * is not a plain scalar) falls back to `Yaml.stringify` for the whole document, so the output
- * never differs from cdk8s's.
+ * is not a plain scalar, a string `yaml` would spell across lines) falls back to
+ * `stringifyDocument` for the whole document: cdk8s's bytes, but for the strings that
+ * `Yaml.stringify` would write so that they read back as another string.
  * @internal
  */
 export class ManifestYaml {
@@ -22,7 +24,8 @@ export class ManifestYaml {
   public documentFallbacks = 0;
 
   /**
-   * The documents as one multi-document YAML string, as `Yaml.stringify(...docs)` returns it.
+   * The documents as one multi-document YAML string, as `Yaml.stringify(...docs)` returns it
+   * (see `stringifyDocument` for the one kind of string it writes otherwise).
    */
   public stringify(docs: readonly unknown[]): string {
     let out = '';
@@ -45,7 +48,7 @@ export class ManifestYaml {
       }
     }
     this.documentFallbacks++;
-    return Yaml.stringify(doc);
+    return stringifyDocument(doc);
   }
 
   /** A non-empty block map whose keys start at `indent`; each entry ends with a newline. */

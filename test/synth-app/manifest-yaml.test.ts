@@ -42,9 +42,18 @@ describe('ManifestYaml', () => {
   test('writes exactly what Yaml.stringify writes, and it parses back to the object', () => {
     fc.assert(fc.property(fc.array(doc, { minLength: 1, maxLength: 3 }), docs => {
       const text = new ManifestYaml().stringify(docs);
-      expect(text).toBe(Yaml.stringify(...docs));
+      if (!JSON.stringify(docs).includes('\\n \\n')) expect(text).toBe(Yaml.stringify(...docs));
       expect(parseAll(text)).toEqual(JSON.parse(JSON.stringify(docs)));
     }), { numRuns: 600 });
+  });
+
+  // found by the property above on CI (seed 596542578); yaml-document.test.ts has the cases
+  test('a long string with a line of one space reads back, in a map, a sequence and a key', () => {
+    const s = 'echo "start"\n \n  echo "done"  \n ';
+    const docs = [{ k: s, other: 'Plain text' }, { deep: { list: [s, { [s]: s }] } }];
+    const yaml = new ManifestYaml();
+    expect(parseAll(yaml.stringify(docs))).toEqual(docs);
+    expect(yaml.documentFallbacks).toBe(2);
   });
 
   test('each tricky string at every depth, in maps and sequences', () => {
