@@ -116,7 +116,7 @@ export class Cluster {
   /** The Argo CD controller shard the cluster is pinned to, if any. */
   public readonly pinnedShard?: number;
   private readonly extraLabels: Record<string, string>;
-  private cachedLabels?: Record<string, string>;
+  private cachedLabels?: Readonly<Record<string, string>>;
 
   private constructor(options: ClusterOptions, subject: string, defaultArgoCd: ArgoCdTopology) {
     const problems = new ProblemList(`${subject}: cluster ${show(options.name)}`);
@@ -189,9 +189,17 @@ export class Cluster {
    * Selectors and capabilities are evaluated against these.
    */
   public get labels(): Record<string, string> {
-    // every app's selectors read these for every cluster: build them once (the cluster is immutable)
-    this.cachedLabels ??= this.buildLabels();
-    return { ...this.cachedLabels };
+    return { ...this._labels };
+  }
+
+  /**
+   * The labels without a copy, frozen: every app's selectors read them for every cluster, so
+   * they are built once (the cluster is immutable) and the library reads them here.
+   * @internal
+   */
+  public get _labels(): Readonly<Record<string, string>> {
+    this.cachedLabels ??= Object.freeze(this.buildLabels());
+    return this.cachedLabels;
   }
 
   private buildLabels(): Record<string, string> {

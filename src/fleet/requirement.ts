@@ -47,7 +47,7 @@ export class Requirement {
 
   /** Labels that must satisfy a selector (e.g. `ClusterSelector.matchLabels({ 'nvlink': 'true' })`). */
   public static labels(selector: ClusterSelector): Requirement {
-    return new Requirement(`labels ${selector.toString()}`, c => selector.matches(c.labels), [...selector._problems]);
+    return new Requirement(`labels ${selector.toString()}`, c => selector.matches(c._labels), [...selector._problems]);
   }
 
   private constructor(

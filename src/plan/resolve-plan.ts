@@ -180,24 +180,24 @@ function branchesOf(problems: ProblemList, stage: PipelineStage, placed: Cluster
   if (fanOut === undefined) return [{ clusters: placed }];
   if (fanOut.kind === FanOutKind.BY_LABEL) {
     const key = fanOut.labelKey!;
-    const unlabeled = placed.filter(c => c.labels[key] === undefined);
+    const unlabeled = placed.filter(c => c._labels[key] === undefined);
     if (unlabeled.length > 0) {
       problems.add(describe(`stage ${show(stage.name)} fan-out label ${show(key)}`, unlabeled.map(c => c.name), 'is missing on clusters of the stage',
         'label every cluster of the stage'));
     }
-    const values = [...new Set(placed.map(c => c.labels[key]).filter(v => v !== undefined))].sort();
-    return values.map(value => ({ name: value, clusters: placed.filter(c => c.labels[key] === value) }));
+    const values = [...new Set(placed.map(c => c._labels[key]).filter(v => v !== undefined))].sort();
+    return values.map(value => ({ name: value, clusters: placed.filter(c => c._labels[key] === value) }));
   }
   const groups = Object.keys(fanOut.groupSelectors).sort();
   for (const c of placed) {
-    const inGroups = groups.filter(g => fanOut.groupSelectors[g].matches(c.labels));
+    const inGroups = groups.filter(g => fanOut.groupSelectors[g].matches(c._labels));
     if (inGroups.length !== 1) {
       problems.add(describe(`stage ${show(stage.name)} fan-out cluster ${show(c.name)}`, inGroups, 'must be in exactly one group',
         'make the FanOut.groups() selectors cover every cluster of the stage exactly once', () => (inGroups.length === 0 ? 'no group' : `groups ${inGroups.join(', ')}`)));
     }
   }
   return groups
-    .map(g => ({ name: g, clusters: placed.filter(c => fanOut.groupSelectors[g].matches(c.labels)) }))
+    .map(g => ({ name: g, clusters: placed.filter(c => fanOut.groupSelectors[g].matches(c._labels)) }))
     .filter(b => b.clusters.length > 0);
 }
 
@@ -262,7 +262,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   const { stage, namespace } = placing;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
   const selector = stage.clusters!;
-  const inStage = clusters.filter(c => selector.matches(c.labels));
+  const inStage = clusters.filter(c => selector.matches(c._labels));
   if (inStage.length === 0) {
     problems.add(within(pipelineName, describe(`stage ${show(stage.name)} selector`, selector.toString(), `selects no cluster of fleet '${fleet.fleetName}'`,
       'fix the stage\'s selector or add matching clusters to the fleet', String)));
@@ -278,7 +278,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
     }
     owner.set(c.name, [...holders, { stage: stage.name, namespace }]);
   }
-  const targeted = inStage.filter(c => input.targets.matches(c.labels));
+  const targeted = inStage.filter(c => input.targets.matches(c._labels));
   if (targeted.length === 0) {
     problems.add(describe(field(prop('targets'), input.targets.toString()), inStage, `leave stage ${show(stage.name)} without clusters`,
       hint`widen the ${prop('targets')} or add a matching cluster to the stage`, () => `${describeClusters(inStage)} in the stage`));

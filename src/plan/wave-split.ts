@@ -34,15 +34,15 @@ export function splitIntoWaves(stage: string, clusters: Cluster[], waves: Waves,
 function byLabel(stage: string, clusters: Cluster[], waves: Waves, maxPerWave: number) {
   const key = waves.labelKey!;
   const problems: string[] = [];
-  const unlabeled = clusters.filter(c => !waves.labelValues.includes(c.labels[key]));
+  const unlabeled = clusters.filter(c => !waves.labelValues.includes(c._labels[key]));
   if (unlabeled.length > 0) {
     problems.push(describe(`stage ${show(stage)} waves by label ${show(key)}`, unlabeled,
       `cannot place clusters without one of the wave values (${waves.labelValues.join(', ')})`,
       'label every cluster of the stage with one of the wave values',
-      () => unlabeled.map(c => `${c.name} (${key}=${c.labels[key] ?? '<unset>'})`).join(', ')));
+      () => unlabeled.map(c => `${c.name} (${key}=${c._labels[key] ?? '<unset>'})`).join(', ')));
   }
   const groups = waves.labelValues
-    .map(value => ({ name: value, clusters: clusters.filter(c => c.labels[key] === value) }))
+    .map(value => ({ name: value, clusters: clusters.filter(c => c._labels[key] === value) }))
     .filter(g => g.clusters.length > 0);
   const budget = withinBudget(stage, groups, maxPerWave, clusters.length);
   return { groups, problems: [...problems, ...budget.problems] };
