@@ -1,4 +1,4 @@
-import { ApiObject, App, ImplicitTokenResolver, JsonPatch, LazyResolver, NumberStringUnionResolver, resolve } from 'cdk8s';
+import { ApiObject, ApiObjectMetadataDefinition, App, ImplicitTokenResolver, JsonPatch, LazyResolver, NumberStringUnionResolver, resolve } from 'cdk8s';
 
 /** cdk8s's own `ApiObject.prototype.toJson`, as the module found it. */
 const cdk8sToJson = ApiObject.prototype.toJson;
@@ -85,7 +85,7 @@ function renderedBy(obj: ApiObject): 'own' | 'fast' | GeneratedClass {
  */
 function fastToJson(obj: ApiObject): any {
   try {
-    const data = { ...(obj as any).props, metadata: obj.metadata.toJson() };
+    const data = { ...(obj as any).props, metadata: metadataJson(obj) };
     const sortKeys = process.env.CDK8S_DISABLE_SORT ? false : true;
     const json = resolved(data, obj, sortKeys);
     const patches = (obj as any).patches as JsonPatch[];
@@ -119,31 +119,16 @@ function defaultResolvers(app: App): boolean {
 
 /** `sanitizeValue(resolve([], value, obj), { sortKeys })`, copying plain JSON directly. */
 function resolved(value: any, obj: ApiObject, sortKeys: boolean): any {
-  if (value === null || value === undefined) return undefined;
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-      return value;
-    case 'object':
-      break;
+  switch (kindOf(value)) {
+    case 'absent': return undefined;
+    case 'primitive': return value;
+    case 'resolvable': return sanitized(resolve([], value, obj), sortKeys);
     default:
-      return sanitized(resolve([], value, obj), sortKeys);
   }
-  // what the default resolvers replace: Lazy (not a plain object), anything with a resolve()
-  // method, a union class with a `value` (not a plain object); arrays may carry either
-  if (typeof value.resolve === 'function') return sanitized(resolve([], value, obj), sortKeys);
   if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype || typeof (value as any).value === 'number' || typeof (value as any).value === 'string') {
-      return sanitized(resolve([], value, obj), sortKeys);
-    }
     const out = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = resolved(value[i], obj, sortKeys);
     return out;
-  }
-  // `__proto__` as an own key: resolve()'s copy would set the prototype instead
-  if (value.constructor !== Object || Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-    return sanitized(resolve([], value, obj), sortKeys);
   }
   // resolved in the object's own order, as resolve() walks it (a Lazy may count on it), then sorted
   const keys = Object.keys(value);
@@ -162,6 +147,96 @@ function resolved(value: any, obj: ApiObject, sortKeys: boolean): any {
     if (values[i] != null) out[keys[i]] = values[i];
   }
   return out;
+}
+
+/**
+ * What the default resolvers and sanitizing do with a value: drop it (`absent`), keep it
+ * (`primitive`), copy it member by member (`plain`: an array or a plain `Object`), or replace it
+ * (`resolvable`: a Lazy or anything with a `resolve()` method, a union class with a `value`,
+ * which arrays may carry too, a function, and an object with `__proto__` as an own key, which
+ * resolve()'s copy would make the prototype).
+ */
+function kindOf(value: any): 'absent' | 'primitive' | 'plain' | 'resolvable' {
+  if (value === null || value === undefined) return 'absent';
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return 'primitive';
+    case 'object':
+      break;
+    default:
+      return 'resolvable';
+  }
+  if (typeof value.resolve === 'function') return 'resolvable';
+  if (Array.isArray(value)) {
+    const union = typeof (value as any).value === 'number' || typeof (value as any).value === 'string';
+    return Object.getPrototypeOf(value) === Array.prototype && !union ? 'plain' : 'resolvable';
+  }
+  return value.constructor === Object && !Object.prototype.hasOwnProperty.call(value, '__proto__') ? 'plain' : 'resolvable';
+}
+
+/** cdk8s's own `ApiObjectMetadataDefinition.prototype.toJson`, as the module found it. */
+const cdk8sMetadataToJson = ApiObjectMetadataDefinition.prototype.toJson;
+
+/** Marks a value `plainMetadata` leaves to cdk8s (one that a resolver would act on, or sanitizing reject). */
+const NOT_PLAIN = Symbol('not plain');
+
+/**
+ * `obj.metadata.toJson()`: cdk8s 2.70.0 (lib/metadata.js) resolves the attributes and sanitizes
+ * them with keys sorted and empty arrays and maps dropped. Metadata of plain JSON (names, labels,
+ * annotations: all of this library's) is copied that way here, in one walk; anything else, or a
+ * metadata class or `toJson` of its own, goes through cdk8s.
+ */
+function metadataJson(obj: ApiObject): any {
+  const md = obj.metadata as any;
+  if (Object.getPrototypeOf(md) !== ApiObjectMetadataDefinition.prototype || md.toJson !== cdk8sMetadataToJson) return md.toJson();
+  const data = {
+    ...md._additionalAttributes,
+    name: md.name,
+    namespace: md.namespace,
+    annotations: md.annotations,
+    finalizers: md.finalizers,
+    ownerReferences: md.ownerReferences,
+    labels: md.labels,
+  };
+  const json = plainMetadata(data);
+  return json === NOT_PLAIN ? md.toJson() : json;
+}
+
+/**
+ * `sanitizeValue(value, { filterEmptyArrays: true, filterEmptyObjects: true })` of plain JSON, or
+ * `NOT_PLAIN` for any value `resolved()` would hand to cdk8s's `resolve()`: nothing is resolved
+ * before it returns, so cdk8s then resolves the metadata from the start.
+ */
+function plainMetadata(value: any): any {
+  switch (kindOf(value)) {
+    case 'absent': return undefined;
+    case 'primitive': return value;
+    case 'resolvable': return NOT_PLAIN;
+    default:
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = plainMetadata(value[i]);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = v;
+    }
+    return out;
+  }
+  const out: any = {};
+  let empty = true;
+  for (const key of Object.keys(value).sort()) {
+    const v = plainMetadata(value[key]);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    if (v != null) {
+      out[key] = v;
+      empty = false;
+    }
+  }
+  return empty ? undefined : out;
 }
 
 /** The order of `Array.prototype.sort()` without a comparator: UTF-16 code units (keys are distinct). */

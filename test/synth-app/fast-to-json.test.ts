@@ -63,6 +63,37 @@ describe('renderJson', () => {
     expect(produced).toEqual(['z', 'a', 'z', 'a']);
   });
 
+  test('metadata renders as cdk8s renders it: sorted, empty lists and maps dropped, tokens and odd values through cdk8s', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'c', { namespace: 'ns', labels: { chart: 'label' } });
+    const produced: string[] = [];
+    const cm = (id: string, metadata: Record<string, any>) => new ApiObject(chart, id, { apiVersion: 'v1', kind: 'ConfigMap', metadata });
+    cm('plain', { name: 'plain', labels: { z: '1', a: '2' }, annotations: { 'b/x': 'y', 'a/x': '' }, finalizers: ['f'], generateName: 'g-' });
+    cm('empty', { annotations: {}, finalizers: [], labels: {}, extra: { nested: [] }, list: [[], {}, null, 'x'] });
+    cm('owners', { ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 's', uid: 'u', controller: true }], deep: { b: { d: 1, c: [2] }, a: null } });
+    cm('lazy', { labels: { late: Lazy.any({ produce: () => produced.push('late') && 'value' }) } as any });
+    cm('implicit', { annotations: { v: { resolve: () => 'resolved' } } as any, odd: JSON.parse('{"__proto__": {"p": 1}, "k": "v"}') });
+    cm('union', { labels: { port: kplus.k8s.IntOrString.fromNumber(80) as any } });
+    const added = cm('added', { name: 'added' });
+    added.metadata.addLabel('later', 'yes');
+    added.metadata.addAnnotation('note', 'a: b');
+    added.metadata.addFinalizers('x', 'y');
+    added.metadata.add('uid', 'set-after');
+    const { cdk8s, fast } = bothWays(apiObjects(app));
+    expect(fast).toEqual(cdk8s);
+    expect(cdk8s[1]).toContain('"metadata":{"labels":{"chart":"label"},"list":[null,null,null,"x"],"name":');
+    // the Lazy is produced once by each rendering, as cdk8s's metadata produces it
+    expect(produced).toEqual(['late', 'late']);
+  });
+
+  test('metadata with a class or toJson() of its own renders through it', () => {
+    const app = Testing.app();
+    const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    vi.spyOn(obj.metadata, 'toJson').mockReturnValue({ name: 'from-spy' });
+    expect(renderJson(obj).metadata).toEqual({ name: 'from-spy' });
+    expect(JSON.stringify(renderJson(obj))).toBe(JSON.stringify(obj.toJson()));
+  });
+
   test('keys stay unsorted with CDK8S_DISABLE_SORT, as cdk8s leaves them', () => {
     process.env.CDK8S_DISABLE_SORT = '1';
     const app = Testing.app();
