@@ -123,7 +123,7 @@ function resolved(value: any, obj: ApiObject, sortKeys: boolean): any {
     case 'absent': return undefined;
     case 'primitive': return value;
     case 'resolvable': return sanitized(resolve([], value, obj), sortKeys);
-    default:
+    case 'plain': break;
   }
   if (Array.isArray(value)) {
     const out = new Array(value.length);
@@ -214,7 +214,7 @@ function plainMetadata(value: any): any {
     case 'absent': return undefined;
     case 'primitive': return value;
     case 'resolvable': return NOT_PLAIN;
-    default:
+    case 'plain': break;
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
