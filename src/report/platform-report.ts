@@ -138,14 +138,14 @@ export class PlatformReport {
     // a report per app: at fleet size, creating the files is as much work as rendering them
     const files = FileWriter.open(apps.length);
     try {
-      for (const c of all) {
-        if (isPlannedApp(c)) {
-          files.write(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
-        } else if (ClusterFleet.isClusterFleet(c)) {
-          const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
-          files.write(path.join(app.outdir, `${c.fleetName}.fleet.md`),
-            `${PlatformReport.renderFleet(c, onFleet)}\n${PlatformReport.renderControllerLoad(app)}`);
-        }
+      for (const c of apps) files.write(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
+      // after the apps' files: the controller load takes as long to measure as the writer takes
+      // to create a thousand files, and so overlaps with it instead of coming before it
+      let load: string | undefined; // the whole app's, the same in every fleet's file
+      for (const c of all.filter(ClusterFleet.isClusterFleet)) {
+        const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
+        load ??= PlatformReport.renderControllerLoad(app);
+        files.write(path.join(app.outdir, `${c.fleetName}.fleet.md`), `${PlatformReport.renderFleet(c, onFleet)}\n${load}`);
       }
     } catch (e) {
       files.close({ quiet: true });
