@@ -120,8 +120,9 @@ export class ManifestYaml {
 
   /** A string in value position; block literals are re-indented to `indent`. */
   private string(value: string, indent: string): string {
-    // most strings are one line of printable ASCII starting with a letter: decide those here
-    if (LETTER_FIRST_LINE.test(value)) {
+    // most strings are one line of printable ASCII starting with a letter (or a Kargo
+    // expression's `$`, a path's `/`): decide those here
+    if (SIMPLE_LINE.test(value)) {
       if (!NEEDS_QUOTES.test(value) && !YAML11_LOOKALIKE.test(value)) return value;
       // `yaml` prefers double quotes; nothing in such a string needs escaping but these three
       if (!/["'\\]/.test(value)) return `"${value}"`;
@@ -169,12 +170,13 @@ export class ManifestYaml {
 const FALLBACK = Symbol('fallback');
 
 /**
- * One line of printable ASCII starting with a letter. `yaml` writes such a string plain unless
- * it has `: ` or ` #` or ends in a space or colon (stringifyString.js, `plainString`) or would
- * read back as another YAML 1.1 type: a boolean or null word, or a float like `e5`
- * (schema/yaml-1.1); then it double-quotes it.
+ * One line of printable ASCII starting with a letter, `$` or `/` (none of them an indicator that
+ * `yaml` quotes for, nor the start of a YAML 1.1 number, timestamp or null). `yaml` writes such a
+ * string plain unless it has `: ` or ` #` or ends in a space or colon (stringifyString.js,
+ * `plainString`) or would read back as another YAML 1.1 type: a boolean or null word, or a float
+ * like `e5` (schema/yaml-1.1); then it double-quotes it.
  */
-const LETTER_FIRST_LINE = /^[A-Za-z][\x20-\x7e]*$/;
+const SIMPLE_LINE = /^[A-Za-z$/][\x20-\x7e]*$/;
 const NEEDS_QUOTES = /: | #|[ :]$/;
 /**
  * Printable ASCII lines that `yaml` writes as a block literal without an indentation indicator
