@@ -92,7 +92,7 @@ function clusterParams(secret: any): Record<string, unknown> {
  */
 function withValues(params: Record<string, unknown>, values: Record<string, string> | undefined): Record<string, unknown> {
   if (!values || Object.keys(values).length === 0) return params;
-  return { ...params, values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, renderTemplate(v, params)])) };
+  return { ...params, values: renderTemplate(values, params) };
 }
 
 function lookup(params: any, dotted: string): unknown {
@@ -113,7 +113,17 @@ export function renderTemplate(value: any, params: any): any {
     });
   }
   if (Array.isArray(value)) return value.map((v) => renderTemplate(v, params));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderTemplate(v, params)]));
+  if (value && typeof value === 'object') {
+    // a loop rather than entries and fromEntries: the fleet report renders a template per cluster of every ApplicationSet
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const rendered = renderTemplate(value[key], params);
+      // a `__proto__` key of the YAML stays a member, as fromEntries would define it
+      if (key === '__proto__') Object.defineProperty(out, key, { value: rendered, enumerable: true, writable: true, configurable: true });
+      else out[key] = rendered;
+    }
+    return out;
+  }
   return value;
 }
 

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { modelApplications, renderTemplate } from '../../../src/testkit/model/argocd-applications';
+
+describe('renderTemplate', () => {
+  const params = { name: 'c1', metadata: { labels: { tier: 'prod' } }, values: { ns: 'team-a' } };
+
+  test('renders paths and index expressions at any depth, and leaves other expressions as written', () => {
+    const template = {
+      metadata: { name: 'app-{{ .name }}', labels: { tier: '{{ index .metadata.labels "tier" }}' } },
+      spec: { destination: { namespace: '{{.values.ns}}' }, list: ['{{ .name }}', 3, true, null], other: '{{ .name | upper }}' },
+    };
+    expect(renderTemplate(template, params)).toEqual({
+      metadata: { name: 'app-c1', labels: { tier: 'prod' } },
+      spec: { destination: { namespace: 'team-a' }, list: ['c1', 3, true, null], other: '{{ .name | upper }}' },
+    });
+  });
+
+  test('keeps a `__proto__` key of the YAML as a member, not as the prototype', () => {
+    const template = JSON.parse('{"__proto__": {"name": "{{ .name }}"}, "b": "x"}');
+    const rendered = renderTemplate(template, params);
+    expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype);
+    expect(Object.keys(rendered)).toEqual(['__proto__', 'b']);
+    expect(Object.getOwnPropertyDescriptor(rendered, '__proto__')?.value).toEqual({ name: 'c1' });
+  });
+});
+
+describe('modelApplications', () => {
+  const secret = (name: string, tier: string) => ({
+    apiVersion: 'v1', kind: 'Secret',
+    metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster', tier } },
+    stringData: { name, server: `https://${name}.example.com` },
+  });
+  const appSet = {
+    apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'web', namespace: 'argocd' },
+    spec: {
+      generators: [{ clusters: { selector: { matchLabels: { tier: 'prod' } }, values: { ns: 'web-{{ .name }}' } } }],
+      template: {
+        metadata: { name: 'web-{{ .name }}' },
+        spec: { project: 'web', destination: { server: '{{ .server }}', namespace: '{{ .values.ns }}' }, source: { repoURL: 'https://git.example.com/web.git' } },
+      },
+    },
+  };
+
+  test('generates one Application per selected cluster, with the values rendered per cluster', () => {
+    const apps = modelApplications([secret('c1', 'prod'), secret('c2', 'dev'), secret('c3', 'prod'), appSet]);
+    expect(apps.map(a => [a.name, a.destination])).toEqual([
+      ['web-c1', { server: 'https://c1.example.com', namespace: 'web-c1' }],
+      ['web-c3', { server: 'https://c3.example.com', namespace: 'web-c3' }],
+    ]);
+    expect(apps[0].sources).toEqual([{ repoURL: 'https://git.example.com/web.git' }]);
+  });
+
+  test('placementOnly keeps where each Application runs and drops the rest of the template', () => {
+    const apps = modelApplications([secret('c1', 'prod'), appSet], { placementOnly: true });
+    expect(apps).toHaveLength(1);
+    expect(apps[0]).toMatchObject({ name: '', namespace: 'argocd', project: 'web', sources: [], destination: { server: 'https://c1.example.com', namespace: 'web-c1' } });
+  });
+});
