@@ -86,6 +86,21 @@ describe('renderJson', () => {
     expect(produced).toEqual(['late', 'late']);
   });
 
+  test('objects of any size and order sort as cdk8s sorts them (code units, digits, case, non-ASCII)', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'c');
+    // a fixed shuffle (not random: a failure must reproduce) of keys that sort differently by locale or number
+    const pool = ['b', 'B', 'a', 'A', '_', '-x', '10', '9', '1', '01', 'é', 'z', 'Z', 'aa', 'a-b', 'a.b', 'a/b', 'ä', '日', '~'];
+    const shuffled = (n: number) => Array.from({ length: n }, (_, i) => `${pool[(i * 7) % pool.length]}${Math.floor(i / pool.length) || ''}`);
+    for (const n of [2, 5, 31, 32, 33, 80]) {
+      const keys = shuffled(n);
+      const map = Object.fromEntries(keys.map((k, i) => [k, i % 5 === 0 ? undefined : { [keys[(i + 3) % n]]: i, [keys[(i + 1) % n]]: null }]));
+      new ApiObject(chart, `n${n}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { labels: Object.fromEntries(keys.map(k => [k, 'v'])) }, data: map });
+    }
+    const { cdk8s, fast } = bothWays(apiObjects(app));
+    expect(fast).toEqual(cdk8s);
+  });
+
   test('metadata with a class or toJson() of its own renders through it', () => {
     const app = Testing.app();
     const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
