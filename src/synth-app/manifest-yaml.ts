@@ -18,8 +18,8 @@ import { stringifyDocument } from './yaml-document';
 export class ManifestYaml {
   /** Scalars as the `yaml` package spells them in value position; `undefined` = fall back. */
   private readonly scalars = new Map<string, string | null>();
-  /** Whether each key seen so far is written plain; a handful of keys recur in every object. */
-  private readonly plainKeys = new Map<string, boolean>();
+  /** Each key seen so far as it starts its line (`key:`), or null if it is not written plain; a handful of keys recur in every object. */
+  private readonly keyPrefixes = new Map<string, string | null>();
   /** Counts, for tests and the benchmark. */
   public documentFallbacks = 0;
 
@@ -58,19 +58,17 @@ export class ManifestYaml {
     let out = '';
     let first = true;
     for (const key in map) {
-      const value = map[key];
-      // after "- " the first key continues the item's line
-      if (!first) out += indent;
-      first = false;
-      let plain = this.plainKeys.get(key);
-      if (plain === undefined) {
-        plain = isPlainKey(key);
-        this.plainKeys.set(key, plain);
+      let prefix = this.keyPrefixes.get(key);
+      if (prefix === undefined) {
+        prefix = isPlainKey(key) ? key + ':' : null;
+        this.keyPrefixes.set(key, prefix);
       }
-      if (!plain) throw FALLBACK;
-      out += key;
-      out += ':';
-      out += this.value(value, indent, seen, true);
+      if (prefix === null) throw FALLBACK;
+      // after "- " the first key continues the item's line; fewer concatenations, fewer rope
+      // nodes for the writer to flatten
+      out += first ? prefix : indent + prefix;
+      first = false;
+      out += this.value(map[key], indent, seen, true);
     }
     return out;
   }
@@ -95,14 +93,14 @@ export class ManifestYaml {
   private value(value: unknown, indent: string, seen: Set<object>, inMap: boolean): string {
     switch (typeof value) {
       case 'string':
-        return ' ' + this.string(value, indent + '  ') + '\n';
+        return ' ' + this.string(value, indent) + '\n';
       case 'number':
         return ' ' + (Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : this.scalar(value)) + '\n';
       case 'boolean':
         return value ? ' true\n' : ' false\n';
       case 'object': {
         if (value === null) return ' null\n';
-        const child = indent + '  ';
+        const child = deeper(indent);
         if (Array.isArray(value)) {
           if (value.length === 0) return ' []\n';
           // `yaml` indents a sequence under a key, and writes a sequence in a sequence inline
@@ -118,8 +116,8 @@ export class ManifestYaml {
     }
   }
 
-  /** A string in value position; block literals are re-indented to `indent`. */
-  private string(value: string, indent: string): string {
+  /** A string in value position under a parent at `parent`; block literals are indented one step deeper. */
+  private string(value: string, parent: string): string {
     // most strings are one line of printable ASCII starting with a letter (or a Kargo
     // expression's `$`, a path's `/`): decide those here
     if (SIMPLE_LINE.test(value)) {
@@ -130,6 +128,7 @@ export class ManifestYaml {
       // a block literal: strip (`|-`) or clip (`|`) the one final line break; empty lines stay
       // unindented (stringifyString.js, `blockString`, with lineWidth 0 never folded)
       const body = value.endsWith('\n') ? value.slice(0, -1) : value;
+      const indent = deeper(parent);
       return `|${body === value ? '-' : ''}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
     }
     let spelled = this.scalars.get(value);
@@ -139,7 +138,7 @@ export class ManifestYaml {
     }
     if (spelled === null) throw FALLBACK;
     // a block literal comes back indented for a top-level key: move its lines to this depth
-    return spelled.startsWith('|') || spelled.startsWith('>') ? spelled.replace(/\n(?=[^\n])/g, '\n' + indent.slice(2)) : spelled;
+    return spelled.startsWith('|') || spelled.startsWith('>') ? spelled.replace(/\n(?=[^\n])/g, '\n' + parent) : spelled;
   }
 
   private scalar(value: number): string {
@@ -168,6 +167,15 @@ export class ManifestYaml {
 }
 
 const FALLBACK = Symbol('fallback');
+
+/** Indents by length, made once: every nested value would otherwise make its own. */
+const INDENTS: string[] = [];
+
+/** The indent one step (two spaces) deeper than `indent`. */
+function deeper(indent: string): string {
+  const n = indent.length + 2;
+  return INDENTS[n] ??= ' '.repeat(n);
+}
 
 /**
  * One line of printable ASCII starting with a letter, `$` or `/` (none of them an indicator that
