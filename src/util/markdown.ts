@@ -9,7 +9,10 @@
  * @internal
  */
 export function mdText(text: string): string {
-  return String(text)
+  const plain = String(text);
+  // most text (names, clusters) has nothing to escape: a report at fleet size asks this 100,000 times
+  if (!MD_SPECIAL.test(plain)) return plain;
+  return plain
     .replace(/\r\n?|\n/g, ' ')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/([\\|`])/g, '\\$1');
@@ -36,9 +39,16 @@ export function mdCode(text: string): string {
  * @internal
  */
 export function mermaidText(text: string): string {
-  return String(text)
+  const plain = String(text);
+  if (!MERMAID_SPECIAL.test(plain)) return plain;
+  return plain
     .replace(/#/g, '#35;')
     .replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;').replace(/\|/g, '#124;')
     .replace(/`/g, '#96;')
     .replace(/\r\n?|\n/g, ' ');
 }
+
+/** The characters `mdText` changes. */
+const MD_SPECIAL = /[\r\n&<>\\|`]/;
+/** The characters `mermaidText` changes. */
+const MERMAID_SPECIAL = /[#"<>|`\r\n]/;
