@@ -205,7 +205,14 @@ function metricInputs(ctx: VerificationContext, labels: Record<string, string>):
     if (!target) return { values: stageValues, labels: { ...labels } };
     let found = byTarget.get(target);
     if (!found) {
-      found = { values: { ...stageValues, ...clusterVariables(target) }, labels: { ...labels, [PlatformLabels.CLUSTER]: target.name } };
+      // copies member by member: a second spread, or a key after one, takes V8's slow path
+      // (3 to 4 times slower, and this runs for every app on every cluster)
+      const values: Record<string, string> = { ...stageValues };
+      const cluster = clusterVariables(target);
+      for (const key of Object.keys(cluster)) values[key] = cluster[key];
+      const metricLabels = { ...labels };
+      metricLabels[PlatformLabels.CLUSTER] = target.name;
+      found = { values, labels: metricLabels };
       byTarget.set(target, found);
     }
     return found;
