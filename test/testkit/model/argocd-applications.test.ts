@@ -26,12 +26,15 @@ describe('renderTemplate', () => {
 
 describe('modelApplications', () => {
   const secret = (name: string, tier: string) => ({
-    apiVersion: 'v1', kind: 'Secret',
+    apiVersion: 'v1',
+    kind: 'Secret',
     metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster', tier } },
     stringData: { name, server: `https://${name}.example.com` },
   });
   const appSet = {
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'web', namespace: 'argocd' },
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: 'web', namespace: 'argocd' },
     spec: {
       generators: [{ clusters: { selector: { matchLabels: { tier: 'prod' } }, values: { ns: 'web-{{ .name }}' } } }],
       template: {
