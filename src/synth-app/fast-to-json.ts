@@ -52,9 +52,24 @@ export function registerGeneratedClasses(module: Record<string, unknown>): void 
 export function renderJson(obj: ApiObject): any {
   const how = renderedBy(obj);
   if (how === 'own') return obj.toJson();
-  if (how === 'fast') return fastToJson(obj);
+  const json = fastToJson(obj);
   // what the generated toJson() does with super.toJson()
-  return { ...how.gvk, ...how.convert(fastToJson(obj)) };
+  const doc = how === 'fast' ? json : { ...how.gvk, ...how.convert(json) };
+  // a fresh copy of every member (the converters read each member once), unless a patch moved values
+  if ((obj as any).patches.length === 0) trees.add(doc);
+  return doc;
+}
+
+/** Documents `renderJson` built without patches: trees, no object or array in them twice. */
+const trees = new WeakSet<object>();
+
+/**
+ * Whether `renderJson` built `doc` as a tree, every object and array in it once (so a YAML
+ * writer need not look for the shared ones `yaml` writes as anchors and aliases).
+ * @internal
+ */
+export function isRenderedTree(doc: unknown): boolean {
+  return typeof doc === 'object' && doc !== null && trees.has(doc);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Yaml } from 'cdk8s';
+import { isRenderedTree } from './fast-to-json';
 import { stringifyDocument } from './yaml-document';
 
 /**
@@ -42,7 +43,8 @@ export class ManifestYaml {
       const map = doc as Record<string, unknown>;
       if (Object.keys(map).length === 0) return '{}\n';
       try {
-        return this.map(map, '', new Set());
+        // renderJson's documents are trees: looking for shared objects in them finds none
+        return this.map(map, '', isRenderedTree(doc) ? NOTHING_SHARED : new Set());
       } catch (e) {
         if (e !== FALLBACK) throw e;
       }
@@ -52,7 +54,7 @@ export class ManifestYaml {
   }
 
   /** A non-empty block map whose keys start at `indent`; each entry ends with a newline. */
-  private map(map: Record<string, unknown>, indent: string, seen: Set<object>): string {
+  private map(map: Record<string, unknown>, indent: string, seen: Seen): string {
     if (seen.has(map)) throw FALLBACK; // `yaml` would write an anchor and an alias
     seen.add(map);
     let out = '';
@@ -74,7 +76,7 @@ export class ManifestYaml {
   }
 
   /** A non-empty block sequence whose dashes start at `indent`. */
-  private seq(items: unknown[], indent: string, seen: Set<object>): string {
+  private seq(items: unknown[], indent: string, seen: Seen): string {
     if (seen.has(items)) throw FALLBACK;
     seen.add(items);
     let out = '';
@@ -90,7 +92,7 @@ export class ManifestYaml {
    * The rest of the line after `key:` (inMap) or `-`, and any nested lines, for a value whose
    * parent starts at `indent`.
    */
-  private value(value: unknown, indent: string, seen: Set<object>, inMap: boolean): string {
+  private value(value: unknown, indent: string, seen: Seen, inMap: boolean): string {
     switch (typeof value) {
       case 'string':
         return ' ' + this.string(value, indent) + '\n';
@@ -167,6 +169,15 @@ export class ManifestYaml {
 }
 
 const FALLBACK = Symbol('fallback');
+
+/** The objects and arrays of a document written so far (a second visit means it is shared). */
+interface Seen {
+  has(value: object): boolean;
+  add(value: object): unknown;
+}
+
+/** For a document known to be a tree: nothing in it is seen twice. */
+const NOTHING_SHARED: Seen = { has: () => false, add: () => undefined };
 
 /** Indents by length, made once: every nested value would otherwise make its own. */
 const INDENTS: string[] = [];

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import * as kargo from '../../imports/kargo-kargo.akuity.io';
 import { registerFastRenderedClasses } from '../../src/synth/fast-rendered-classes';
-import { isFastRendered, registerGeneratedClasses, renderJson } from '../../src/synth-app/fast-to-json';
+import { isFastRendered, isRenderedTree, registerGeneratedClasses, renderJson } from '../../src/synth-app/fast-to-json';
 
 /** Each object's toJson() and renderJson(), as JSON text (key order counts). */
 function bothWays(objects: ApiObject[]): { cdk8s: string[]; fast: string[] } {
@@ -99,6 +99,32 @@ describe('renderJson', () => {
     }
     const { cdk8s, fast } = bothWays(apiObjects(app));
     expect(fast).toEqual(cdk8s);
+  });
+
+  test('marks what it renders itself without patches as a tree: a value shared in the props is copied once per use', () => {
+    registerFastRenderedClasses();
+    const app = Testing.app();
+    const chart = new Chart(app, 'c');
+    const shared = { a: [1, { b: 2 }] };
+    const lazyShared = Lazy.any({ produce: () => shared });
+    const plain = new ApiObject(chart, 'plain', { apiVersion: 'v1', kind: 'ConfigMap', data: { x: shared, y: shared, z: lazyShared, w: lazyShared } });
+    const stage = new kargo.Stage(chart, 'stage', { metadata: { name: 's' }, spec: { promotionTemplate: { spec: { steps: [{ uses: 'a', config: shared }, { uses: 'b', config: shared }] } } } });
+    const patched = new ApiObject(chart, 'patched', { apiVersion: 'v1', kind: 'ConfigMap', data: { x: shared } });
+    patched.addJsonPatch(JsonPatch.copy('/data/x', '/data/y'));
+    const own = new ApiObject(chart, 'own', { apiVersion: 'v1', kind: 'ConfigMap', data: { x: shared } });
+    own.toJson = () => ({ apiVersion: 'v1', kind: 'ConfigMap', data: { x: shared, y: shared } });
+    /** Every object and array of `value`, each once per place it appears. */
+    const nodes = (value: unknown): object[] => (typeof value === 'object' && value !== null
+      ? [value, ...Object.values(value).flatMap(nodes)] : []);
+    for (const obj of [plain, stage]) {
+      const doc = renderJson(obj);
+      expect(isRenderedTree(doc), obj.node.id).toBe(true);
+      const all = nodes(doc);
+      expect(new Set(all).size, obj.node.id).toBe(all.length);
+    }
+    expect(isRenderedTree(renderJson(patched))).toBe(false);
+    expect(isRenderedTree(renderJson(own))).toBe(false);
+    expect(isRenderedTree({})).toBe(false);
   });
 
   test('metadata with a class or toJson() of its own renders through it', () => {
