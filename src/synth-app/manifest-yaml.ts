@@ -123,7 +123,7 @@ export class ManifestYaml {
     // most strings are one line of printable ASCII starting with a letter (or a Kargo
     // expression's `$`, a path's `/`): decide those here
     if (SIMPLE_LINE.test(value)) {
-      if (!NEEDS_QUOTES.test(value) && !YAML11_LOOKALIKE.test(value)) return value;
+      if (!NEEDS_QUOTES.test(value) && !isYaml11LookAlike(value)) return value;
       // `yaml` prefers double quotes; nothing in such a string needs escaping but these three
       if (!/["'\\]/.test(value)) return `"${value}"`;
     } else if (BLOCK_LITERAL.test(value) && value.includes('\n')) {
@@ -204,8 +204,13 @@ const NEEDS_QUOTES = /: | #|[ :]$/;
 const BLOCK_LITERAL = /^[!-~](?:[ -~\n]*[!-~])?\n?$/;
 const YAML11_LOOKALIKE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF|[Nn]ull|NULL|[eE][-+]?[0-9]+)$/;
 
+/** `YAML11_LOOKALIKE.test(value)`, asked only of what could match: five characters or fewer, or a leading `e`. */
+function isYaml11LookAlike(value: string): boolean {
+  return (value.length <= 5 || value[0] === 'e' || value[0] === 'E') && YAML11_LOOKALIKE.test(value);
+}
+
 /** Keys are written plain when they are plain strings without spaces (k8s keys always are). */
 const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9._/-]*$/;
 function isPlainKey(key: string): boolean {
-  return PLAIN_KEY.test(key) && !YAML11_LOOKALIKE.test(key);
+  return PLAIN_KEY.test(key) && !isYaml11LookAlike(key);
 }

@@ -11,7 +11,7 @@ function parseAll(text: string): unknown[] {
 
 describe('ManifestYaml', () => {
   const TRICKY = ['', ' ', 'yes', 'No', 'ON', 'off', 'y', 'N', 'null', '~', 'true', 'False', '0755', '0x1F', '1_000', '1:20', '12:30:00', '2024-01-01',
-    '.inf', '-.5', '1e3', '+1', '<<', '-', '- a', '? x', 'a: b', 'a:', 'a #b', '#c', '@x', '`x`', '*a', '&a', '!t', '%p', '|', '>', '"q"', "'s'",
+    '.inf', '-.5', '1e3', 'E123456789', 'e-77777', 'FALSE', 'False!', '+1', '<<', '-', '- a', '? x', 'a: b', 'a:', 'a #b', '#c', '@x', '`x`', '*a', '&a', '!t', '%p', '|', '>', '"q"', "'s'",
     'https://example.com:8443/x?y=z#frag', '${{ vars.x }}', '{{args.version}}', '[1]', '{a: 1}', 'a,b', '---', '...', 'a\nb', 'a\n\nb\n', '\nlead',
     'trail\n', 'trail\n\n', '$', '/', '$x: y', '/a #b', '$ ', '/:', '$yes', '/e5', '$"q"', "/'s'", '/a\nb', ' lead space\nx', 'tab\there', 'a \nb', 'ü ß 日本', 'emoji 🚀', 'back\\slash', 'cr\r\nlf', '\u0007bell', '  x  '];
   const line = fc.string({ unit: fc.constantFrom(...'aY10: -.#"\'\\_xeE+={(,\té$/'), maxLength: 8 });
