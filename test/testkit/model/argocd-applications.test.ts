@@ -1,5 +1,7 @@
+import * as fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { modelApplications, renderTemplate } from '../../../src/testkit/model/argocd-applications';
+import { selectorMatches } from '../../../src/testkit/model/kargo-steps';
 
 describe('renderTemplate', () => {
   const params = { name: 'c1', metadata: { labels: { tier: 'prod' } }, values: { ns: 'team-a' } };
@@ -57,5 +59,38 @@ describe('modelApplications', () => {
     const apps = modelApplications([secret('c1', 'prod'), appSet], { placementOnly: true });
     expect(apps).toHaveLength(1);
     expect(apps[0]).toMatchObject({ name: '', namespace: 'argocd', project: 'web', sources: [], destination: { server: 'https://c1.example.com', namespace: 'web-c1' } });
+  });
+
+  test('an In selector picks its clusters in the Secrets\' order, whatever the order of its values', () => {
+    const secrets = ['a', 'b', 'c'].map(tier => secret(`c-${tier}`, tier));
+    const set = { ...appSet, spec: { ...appSet.spec, generators: [{ clusters: { selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['c', 'a', 'c'] }] } } }] } };
+    expect(modelApplications([...secrets, set], { placementOnly: true }).map(a => (a.destination as any).server))
+      .toEqual(['https://c-a.example.com', 'https://c-c.example.com']);
+  });
+
+  test('property: a generator selects exactly the Secrets its selector matches, in the Secrets\' order', () => {
+    const value = fc.constantFrom('a', 'b', 'c', 'd');
+    const labels = fc.dictionary(fc.constantFrom('tier', 'ring', 'gitops-platform.io/cluster'), value, { maxKeys: 3 });
+    const requirement = fc.record({
+      key: fc.constantFrom('tier', 'ring', 'gitops-platform.io/cluster'),
+      operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
+      values: fc.array(value, { maxLength: 3 }),
+    });
+    const selector = fc.option(fc.record({
+      matchLabels: fc.option(labels, { nil: undefined }),
+      matchExpressions: fc.option(fc.array(requirement, { maxLength: 3 }), { nil: undefined }),
+    }, { requiredKeys: [] }), { nil: undefined });
+    fc.assert(fc.property(fc.array(labels, { maxLength: 8 }), selector, (clusterLabels, sel) => {
+      const secrets = clusterLabels.map((l, i) => ({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `c${i}`, labels: { ...l, 'argocd.argoproj.io/secret-type': 'cluster' } },
+        stringData: { name: `c${i}`, server: `https://c${i}` },
+      }));
+      const set = { ...appSet, spec: { ...appSet.spec, generators: [{ clusters: { selector: sel } }] } };
+      const expected = secrets.filter(s => !sel || Object.keys(sel).length === 0 || selectorMatches(sel, s.metadata.labels))
+        .map(s => s.stringData.server);
+      expect(modelApplications([...secrets, set], { placementOnly: true }).map(a => (a.destination as any).server)).toEqual(expected);
+    }), { numRuns: 400 });
   });
 });
