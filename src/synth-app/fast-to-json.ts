@@ -175,9 +175,11 @@ function sortByKeys(keys: string[], values?: unknown[]): void {
   if (keys.length > 32) {
     // insertion sort is quadratic: large maps (labels, data) take sort()'s allocations
     const order = keys.map((_, i) => i).sort((a, b) => compareKeys(keys[a], keys[b]));
-    const sortedValues = values && order.map(i => values[i]);
-    order.map(i => keys[i]).forEach((key, i) => keys[i] = key);
-    sortedValues?.forEach((value, i) => values![i] = value);
+    const [sortedKeys, sortedValues] = [order.map(i => keys[i]), order.map(i => values?.[i])];
+    for (let i = 0; i < keys.length; i++) {
+      keys[i] = sortedKeys[i];
+      if (values) values[i] = sortedValues[i];
+    }
     return;
   }
   for (let i = 1; i < keys.length; i++) {
