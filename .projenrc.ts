@@ -200,6 +200,11 @@ project.npmignore?.exclude('/imports/*.ts');
 // The generated CRD classes are compiled with the library (jsii) and run, but no public type uses
 // them (no shipped lib/src declaration imports lib/imports): their 2.9 MB of declarations stay out.
 project.npmignore?.exclude('/lib/imports/*.d.ts');
+// The Go parsers (go/parsers/, docs/go-parsers.md): the package ships the committed WebAssembly
+// build the checks run, not the Go module it is built from.
+project.npmignore?.exclude('/go/');
+project.npmignore?.include('/go/parsers/parsers.wasm');
+project.gitattributes.addAttributes('/go/parsers/parsers.wasm', 'binary', 'linguist-generated');
 project.annotateGenerated('/imports/**');
 project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/**/__snapshots__/**');
