@@ -1,5 +1,5 @@
-import { mastermindsConstraintProblem } from './semver-constraint';
 import { describe } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 
 /**
  * How Kargo picks the newest image from a repository (`imageSelectionStrategy`).
@@ -74,19 +74,15 @@ export class Versioning {
 }
 
 /**
- * Returns why a SemVer constraint is one Kargo refuses, or undefined: the grammar of
- * Masterminds/semver v3.4.0 `NewConstraint` (./semver-constraint). Kargo accepts an empty
- * constraint (every version; `pkg/validation/validation.go` `SemverConstraint`).
+ * Returns why a SemVer constraint is one Kargo refuses, or undefined: Masterminds/semver v3.4.0
+ * (Kargo's go.mod) `NewConstraint` itself, run by the Go parsers shipped with the library
+ * (src/util/go-parsers.ts), as Kargo's webhook (`pkg/validation/validation.go`
+ * `SemverConstraint`) and its image, chart and Git selectors call it. Kargo accepts an empty
+ * constraint (every version).
  * @internal
  */
 export function semverConstraintProblem(constraint: string): string | undefined {
   if (constraint === '') return undefined;
-  // a fleet's apps share a handful of constraints: parse each once
-  if (!constraintProblems.has(constraint)) {
-    const problem = mastermindsConstraintProblem(constraint);
-    constraintProblems.set(constraint, problem ? `${problem}, which Masterminds/semver (Kargo's SemVer library) refuses` : undefined);
-  }
-  return constraintProblems.get(constraint);
+  const error = goProblem('semver', constraint);
+  return error === undefined ? undefined : `is refused by Masterminds/semver v3.4.0, Kargo's SemVer library (${error})`;
 }
-
-const constraintProblems = new Map<string, string | undefined>();

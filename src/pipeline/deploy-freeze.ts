@@ -3,6 +3,7 @@ import { call, field, hint, num, prop, str } from '../util/code-hint';
 import { CronSchedule, parseCron } from '../util/cron';
 import { toGoDuration } from '../util/duration';
 import { fail } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 import { dns1123LabelProblem } from '../util/names';
 
 /**
@@ -112,9 +113,8 @@ export class DeployFreeze {
         'must be a positive whole number of minutes (Argo CD checks windows once a minute)', hint`use ${call('Duration', 'hours')} or ${call('Duration', 'days')}`);
     }
     const timeZone = props.timeZone ?? 'UTC';
-    if (!isTimeZone(timeZone)) {
-      fail(subject, prop('timeZone'), timeZone, 'is not an IANA time zone', "use a name such as 'UTC', 'Europe/Berlin' or 'America/New_York'");
-    }
+    const zoneProblem = timeZoneProblem(timeZone);
+    if (zoneProblem) fail(subject, prop('timeZone'), timeZone, zoneProblem.problem, zoneProblem.fix);
     for (const stage of props.stages ?? []) {
       const problem = dns1123LabelProblem(stage);
       if (problem) fail(subject, prop('stages'), stage, problem, 'name pipeline stages, e.g. "prod"');
@@ -212,12 +212,32 @@ function argoCdSchedule(subject: string, expression: unknown): string {
   return schedule;
 }
 
-function isTimeZone(zone: unknown): boolean {
-  if (typeof zone !== 'string' || zone === '') return false;
+/**
+ * Why Go's `time.LoadLocation` refuses the zone, or undefined: Argo CD v3.5.1 reads a sync
+ * window's `timeZone` with it (`SyncWindow.Validate`, which falls back to UTC, and
+ * `scheduleOffsetByTimeZone`), and so does expr-lang's `timezone()` in the freeze steps Kargo
+ * runs. Decided by Go's own code with Go's zone database (src/util/go-parsers.ts): zone names
+ * are case-sensitive there, as on the controllers' Linux, while JavaScript's Intl is not.
+ */
+function timeZoneProblem(zone: unknown): { problem: string; fix: string } | undefined {
+  if (typeof zone !== 'string' || zone === '') {
+    return { problem: 'is not an IANA time zone', fix: "use a name such as 'UTC', 'Europe/Berlin' or 'America/New_York'" };
+  }
+  const error = goProblem('timezone', zone);
+  if (error === undefined) return undefined;
+  const suggestion = canonicalZone(zone);
+  return {
+    problem: `is refused by Go's time.LoadLocation, which Argo CD and Kargo read it with (${error})`,
+    fix: suggestion ? `write it as the zone database spells it: ${JSON.stringify(suggestion)}` : "use an IANA name as the zone database spells it, e.g. 'UTC', 'Europe/Berlin' or 'America/New_York'",
+  };
+}
+
+/** The zone database's spelling of a zone Intl knows in another case, if Go accepts that spelling. */
+function canonicalZone(zone: string): string | undefined {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    return name !== zone && goProblem('timezone', name) === undefined ? name : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

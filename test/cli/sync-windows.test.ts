@@ -55,23 +55,22 @@ describe('CronSchedule', () => {
   });
 
   test('fails if the schedule is one Argo CD v3.5.1 refuses, naming the field, the value and the fix', () => {
-    expect(() => CronSchedule.parse('* * *')).toThrow(/cron schedule has 3 fields, Argo CD reads exactly 5, got "\* \* \*"; write minute hour/);
+    expect(() => CronSchedule.parse('* * *')).toThrow(/cron schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): expected exactly 5 fields, found 3: \[\* \* \*\], got "\* \* \*"; write minute hour/);
     expect(() => CronSchedule.parse('0 0 * * 7'))
-      .toThrow(/cron schedule is refused by Argo CD v3.5.1's cron parser: day-of-week "7" goes above 6 \(Argo CD counts Sunday as 0 only\), got "0 0 \* \* 7"; use 0 for Sunday/);
-    expect(() => CronSchedule.parse('@weekly')).toThrow(/is a descriptor, which Argo CD v3.5.1 refuses.*got "@weekly"; write its 5 fields instead: "0 0 \* \* 0"/);
-    expect(() => CronSchedule.parse('@every 1h')).toThrow(/is a descriptor/);
-    expect(() => CronSchedule.parse('60 * * * *')).toThrow(/minute "60" goes above 59.*; use values 0-59/);
-    expect(() => CronSchedule.parse('x * * * *')).toThrow(/minute "x" has "x", which is not a number/);
-    expect(() => CronSchedule.parse('* * * * x')).toThrow(/which is not a number or a name.*use numbers or the names sun, mon/);
-    expect(() => CronSchedule.parse('*/0 * * * *')).toThrow(/minute "\*\/0" has a step of 0/);
-    expect(() => CronSchedule.parse('*/x * * * *')).toThrow(/minute "\*\/x" has "x", which is not a number/);
+      .toThrow(/day-of-week "7": end of range \(7\) above maximum \(6\): 7, got "0 0 \* \* 7"; day-of-week takes 0-6 or sun-sat.*; Argo CD counts Sunday as 0 only/);
+    expect(() => CronSchedule.parse('@weekly')).toThrow(/parser does not accept descriptors: @weekly, got "@weekly"; write its 5 fields instead: "0 0 \* \* 0"/);
+    expect(() => CronSchedule.parse('@every 1h')).toThrow(/parser does not accept descriptors/);
+    expect(() => CronSchedule.parse('60 * * * *')).toThrow(/minute "60": end of range \(60\) above maximum \(59\).*; minute takes 0-59/);
+    expect(() => CronSchedule.parse('x * * * *')).toThrow(/minute "x": failed to parse int from x/);
+    expect(() => CronSchedule.parse('* * * * x')).toThrow(/day-of-week "x": failed to parse int from x.*day-of-week takes 0-6 or sun-sat/);
+    expect(() => CronSchedule.parse('*/0 * * * *')).toThrow(/minute "\*\/0": step of range should be a positive number/);
     expect(() => CronSchedule.parse('1/2/3 * * * *')).toThrow(/too many slashes/);
     expect(() => CronSchedule.parse('1-2-3 * * * *')).toThrow(/too many hyphens/);
-    expect(() => CronSchedule.parse('5-1 * * * *')).toThrow(/minute "5-1" runs backwards \(5 to 1\)/);
-    expect(() => CronSchedule.parse('0 0 0 * *')).toThrow(/day-of-month "0" starts below 1/);
+    expect(() => CronSchedule.parse('5-1 * * * *')).toThrow(/minute "5-1": beginning of range \(5\) beyond end of range \(1\)/);
+    expect(() => CronSchedule.parse('0 0 0 * *')).toThrow(/day-of-month "0": beginning of range \(0\) below minimum \(1\)/);
     expect(() => CronSchedule.parse('TZ=UTC 0 0 * * *')).toThrow(/starts with a time zone.*set the time zone in timeZone/);
-    // every field's problem at once
-    expect(() => CronSchedule.parse('60 24 * * *')).toThrow(/minute "60" goes above 59; hour "24" goes above 23/);
+    // every field Go refuses, at once (robfig's own message stops at the first)
+    expect(() => CronSchedule.parse('60 24 * * *')).toThrow(/minute "60": end of range \(60\) above maximum \(59\): 60; hour "24": end of range \(24\) above maximum \(23\): 24/);
   });
 
   test('what robfig accepts besides the obvious: ? , empty list items, a leading +, *-n', () => {

@@ -87,12 +87,20 @@ describe('DeployFreeze', () => {
 
   test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 18 * * 5-7', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser: day-of-week "5-7" goes above 6 \(Argo CD counts Sunday as 0 only\), got "0 18 \* \* 5-7"; use 0 for Sunday/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) })).toThrow(/DeployFreeze: schedule .*minute "\*\/0" has a step of 0.*use a positive step/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) })).toThrow(/day-of-month "\*\/x" has "x", which is not a number/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) })).toThrow(/DeployFreeze: schedule is a descriptor.*got "@every 1h"/);
+      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): day-of-week "5-7": end of range \(7\) above maximum \(6\): 5-7, got "0 18 \* \* 5-7"; day-of-week takes 0-6 or sun-sat.*; Argo CD counts Sunday as 0 only/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) })).toThrow(/DeployFreeze: schedule .*minute "\*\/0": step of range should be a positive number: \*\/0/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) })).toThrow(/day-of-month "\*\/x": failed to parse int from x/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) })).toThrow(/DeployFreeze: schedule is refused by .*parser does not accept descriptors: @every 1h, got "@every 1h"/);
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 30 2 *', Duration.days(1)) }))
       .toThrow(/DeployFreeze: schedule never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever.*got "0 0 30 2 \*"; name a day that exists/);
+  });
+
+  test('fails if the time zone is one Go refuses though JavaScript accepts it (wrong case), suggesting its spelling', () => {
+    // Intl accepts any case; Go's time.LoadLocation (Argo CD's SyncWindow, Kargo's timezone()) does not
+    expect(() => yearEnd({ timeZone: 'europe/berlin' })).toThrow('DeployFreeze: timeZone is refused by Go\'s time.LoadLocation, which Argo CD and Kargo '
+      + 'read it with (unknown time zone europe/berlin), got "europe/berlin"; write it as the zone database spells it: "Europe/Berlin"');
+    expect(() => yearEnd({ timeZone: 'us/pacific' })).toThrow(/spells it: "America\/Los_Angeles"/);
+    expect(yearEnd({ timeZone: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');
   });
 
   test('a descriptor is spelled out in the emitted sync window (Argo CD refuses descriptors)', () => {
@@ -100,15 +108,19 @@ describe('DeployFreeze', () => {
     const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w)));
     expect(find(objects, 'AppProject', 'api').spec.syncWindows.map((x: any) => x.schedule)).toEqual(['0 0 * * 0']);
     expect(yearEnd({ schedule: FreezeSchedule.cron('@daily', Duration.hours(2)) }).schedule).toBe('0 0 * * *');
+    expect(yearEnd({ schedule: FreezeSchedule.cron('@monthly', Duration.hours(2)) }).schedule).toBe('0 0 1 * *');
+    expect(yearEnd({ schedule: FreezeSchedule.cron('@yearly', Duration.hours(2)) }).schedule).toBe('0 0 1 1 *');
+    expect(yearEnd({ schedule: FreezeSchedule.cron('@hourly', Duration.hours(2)) }).schedule).toBe('0 * * * *');
   });
 
   test('validation names the field, the value and the fix', () => {
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule has 4 fields, Argo CD reads exactly 5, got "0 0 20 12"/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) })).toThrow(/day-of-month "32" goes above 31, got "0 0 32 12 \*"; use values 1-31/);
+      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): expected exactly 5 fields, found 4: \[0 0 20 12\], got "0 0 20 12"/);
+    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) }))
+      .toThrow(/day-of-month "32": end of range \(32\) above maximum \(31\): 32, got "0 0 32 12 \*"; day-of-month takes 1-31/);
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(0)) })).toThrow(/schedule duration.*whole number of minutes/);
     expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(90)) })).toThrow(/90s/);
-    expect(() => yearEnd({ timeZone: 'Mars/Olympus' })).toThrow(/timeZone.*not an IANA time zone.*Mars\/Olympus/);
+    expect(() => yearEnd({ timeZone: 'Mars/Olympus' })).toThrow(/timeZone is refused by Go's time.LoadLocation.*\(unknown time zone Mars\/Olympus\), got "Mars\/Olympus"/);
     expect(() => yearEnd({ reason: ' ' })).toThrow(/DeployFreeze: reason.*is empty/);
     expect(() => FreezeOverride.of({ by: '', reason: 'x' })).toThrow(/FreezeOverride: by.*is empty/);
     expect(() => FreezeOverride.of({ by: 'a', reason: 'x', until: 'tomorrow' })).toThrow(/until.*not an ISO date/);
