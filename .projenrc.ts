@@ -77,8 +77,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // non-jsii runtime dependencies: bundled, never in a public signature
-  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0', 're2js@^2.10.0'],
-  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', 're2js'],
+  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0'],
+  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js'],
   devDeps: [
     'cdk8s-cli@^2.207.0',
     'vitest@~4.1.9',
