@@ -6,6 +6,7 @@ import { semverConstraintProblem } from './versioning';
 import { commitId, commitIdOf, expr } from '../contracts/expressions';
 import { field, fieldText, hint, prop } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 import { normalizeRepoPath, pathWithin, repoPathProblem } from '../util/repo-paths';
 import { urlDefect } from '../util/urls';
 
@@ -107,15 +108,33 @@ export function gitArtifact(repoUrl: string, options: GitArtifactOptions): Artif
   checkRegexes(problems, field('git', prop('allowTags')), options.allowTags);
   checkRegexes(problems, field('git', prop('ignoreTags')), options.ignoreTags);
   for (const p of [...options.includePaths ?? [], ...options.excludePaths ?? []]) {
-    const m = /^(regex|regexp):(.*)$/.exec(p);
-    const rp = m ? re2Problem(m[2]) : undefined;
-    if (rp) problems.push(describe('git path filter', p, rp, 'use a Go RE2 expression after "regex:"'));
+    const problem = pathFilterProblem(p);
+    if (problem) problems.push(describe('git path filter', p, problem.problem, problem.fix));
     if (p.trim() === '') problems.push(describe('git path filters', p, 'must not be empty', 'remove the empty filter'));
   }
   checkDiscoveryLimit(problems, options.discoveryLimit);
   problems.push(...options.credentials?._problems ?? []);
   const checkoutPath = checkCheckoutPath(problems, options.checkoutPath);
   return new GitArtifact(`${repoUrl}`.replace(/\/+$/, ''), { ...options, selection, branch, checkoutPath }, problems);
+}
+
+/**
+ * Why Kargo v1.11.2 refuses a path filter, or undefined: `pkg/pattern/matcher.go`
+ * `ParsePathPattern` compiles `regex:` and `regexp:` with Go's `regexp` and checks `glob:` with
+ * doublestar v4.9.2 `ValidatePattern` (both run by the Go parsers); any other text is a base
+ * directory.
+ */
+function pathFilterProblem(filter: string): { problem: string; fix: string } | undefined {
+  const regex = /^(regex|regexp):([\s\S]*)$/.exec(filter);
+  if (regex) {
+    const problem = re2Problem(regex[2]);
+    return problem ? { problem, fix: 'use a Go RE2 expression after "regex:"' } : undefined;
+  }
+  if (filter.startsWith('glob:')) {
+    const error = goProblem('glob', filter.slice('glob:'.length));
+    return error ? { problem: `is refused by Kargo's glob matcher, doublestar v4.9.2 (${error})`, fix: 'close every [ and {, e.g. "glob:charts/**/*.yaml"' } : undefined;
+  }
+  return undefined;
 }
 
 /**

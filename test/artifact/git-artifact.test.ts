@@ -16,6 +16,18 @@ function check(artifacts: Artifact[], source: ManifestSource = helm): ProblemLis
 }
 
 describe('git artifact', () => {
+  test('fails if a path filter is one Kargo refuses: glob: by doublestar, regex: by Go regexp', () => {
+    const problems = (filter: string) => Artifact.git('https://github.com/acme/config.git', { includePaths: [filter] })._problems;
+    expect(problems('glob:charts/**/*.yaml')).toEqual([]);
+    expect(problems('glob:charts/{a,b}/[v]*')).toEqual([]);
+    expect(problems('glob:charts/[a')).toEqual(['git path filter is refused by Kargo\'s glob matcher, doublestar v4.9.2 (syntax error in pattern), '
+      + 'got "glob:charts/[a"; close every [ and {, e.g. "glob:charts/**/*.yaml"']);
+    expect(problems('glob:charts/{a,b')).toHaveLength(1);
+    expect(problems('regexp:^charts/(a')).toEqual([expect.stringMatching(/^git path filter does not compile as a Go regular expression \(missing closing \)/)]);
+    // a filter without a prefix is a base directory: nothing to parse
+    expect(problems('charts/[a')).toEqual([]);
+  });
+
   test('is checked out into the source checkout only where checkoutPath puts it', () => {
     expect(Artifact.git('https://github.com/acme/config.git')._type.gitClone!(1)).toEqual([]);
     const [step] = Artifact.git('https://github.com/acme/config.git', { checkoutPath: './chart/config/' })._type.gitClone!(2);
