@@ -1,5 +1,6 @@
 import { enumMember, hint, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 import { dns1123LabelProblem } from '../util/names';
 
 /**
@@ -250,6 +251,18 @@ function comparableUrl(url: string): string {
 }
 
 /**
+ * Go's verdict on an expression as Kargo v1.11.2 compiles it (the Go parsers run expr-lang
+ * v1.17.8): the condition with `expr.Compile(expression)` and no option (generic_actions.go
+ * `whenExpressionMet`), the URL inside the `${{ }}` the library writes, as `EvaluateTemplate`
+ * compiles a selector value (list.go `evalAsString`).
+ */
+function compileProblem(name: string, expression: string): string | undefined {
+  return name === 'whenExpression'
+    ? goProblem('kargo-when', expression)
+    : goProblem('kargo-template', `\${{ ${NORMALIZERS[PushedRepositoryType.GIT]}(${expression.trim()}) }}`, 'template');
+}
+
+/**
  * The library wraps the URL expression in `${{ }}` and Kargo compiles the condition as a plain
  * expression (generic_actions.go, `whenExpressionMet`): a delimiter inside either ends or breaks
  * the template.
@@ -264,6 +277,12 @@ function genericProblems(generic: GenericWebhookReceiverOptions | undefined): st
       problems.push(describe(prop(name), value, 'must be a non-empty expr-lang expression', 'read the value from the request, e.g. request.body.repository'));
     } else if (delimiters.test(value)) {
       problems.push(describe(prop(name), value, 'contains a template delimiter (${{, }}, ${%, %})', 'write the bare expression: the library adds ${{ }} where Kargo needs it'));
+    } else {
+      const error = compileProblem(name, value);
+      if (error) {
+        problems.push(describe(prop(name), value, `does not compile with expr-lang v1.17.8, Kargo's expression language (${error}), so every request to the receiver fails`,
+          "fix the expression, e.g. request.header('X-Event-Type') == 'push'"));
+      }
     }
   };
   expression('repoUrlExpression', generic.repoUrlExpression, true);

@@ -118,6 +118,26 @@ describe('webhook receivers', () => {
     expect(message).toContain('webhookReceivers[0]: repoType is not a PushedRepositoryType, got "svn"; use PushedRepositoryType.GIT, IMAGE or CHART');
   });
 
+  test('fails if a generic receiver\'s expression does not compile as Kargo compiles it (expr-lang v1.17.8), with every problem at once', () => {
+    const bad = WebhookReceiver.generic({
+      name: 'ecr',
+      secretName: 's',
+      repoUrls: ['x'],
+      repoType: PushedRepositoryType.IMAGE,
+      repoUrlExpression: "'123456789012.dkr.ecr.us-east-1.amazonaws.com/' + request.body.detail['repository-name'",
+      whenExpression: "request.body.detail['action-type'] = 'PUSH'",
+    });
+    const message = errorOf(() => platform([bad]));
+    expect(message).toContain('webhookReceivers[0]: whenExpression does not compile with expr-lang v1.17.8, Kargo\'s expression language '
+      + '(unexpected token Operator("=") (1:36)), so every request to the receiver fails, got "request.body.detail[\'action-type\'] = \'PUSH\'"');
+    expect(message).toMatch(/webhookReceivers\[0\]: repoUrlExpression does not compile with expr-lang v1.17.8.*\(unexpected token Bracket\("\)"\).*\)/);
+    // valid expressions compile, whatever the request holds (names are resolved on a request, as in Kargo)
+    expect(() => platform([WebhookReceiver.generic({
+      name: 'ok', secretName: 's', repoUrls: ['x'], repoType: PushedRepositoryType.GIT,
+      repoUrlExpression: 'request.body.repo.url', whenExpression: "request.header('X-Event') in ['push', 'tag'] && requst.body != nil",
+    })])).not.toThrow();
+  });
+
   test('each receiver kind names the key its Secret must hold', () => {
     const opts = { name: 'r', secretName: 's', repoUrls: ['x'] };
     expect(WebhookReceiver.github(opts).secretKey).toBe('secret');
