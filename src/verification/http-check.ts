@@ -3,6 +3,7 @@ import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, imageReferenceProblem, MetricBuilder, PROBE_DEFAULTS, publicUrl, seconds } from './check-rules';
 import { jobSafeMetricName } from './job-names';
 import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
+import { metricConditionProblem } from './metric-condition';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 import { enumMember, field as fieldOf, fieldText, hint, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
@@ -134,6 +135,8 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   if (condition !== undefined) {
     if (`${condition}`.trim() === '') problems.push(describe(fieldOf('http', prop('successCondition')), condition, 'must not be empty', 'omit it to accept every 2xx answer'));
     refs.push(...checkText(problems, fieldText(fieldOf('http', prop('successCondition'))), `${condition}`, common.declared));
+    const problem = `${condition}`.trim() === '' ? undefined : metricConditionProblem(`${condition}`, 'any', common.args);
+    if (problem) problems.push(describe(fieldOf('http', prop('successCondition')), condition, problem, "fix the expression, e.g. \"result == 'UP'\""));
   } else if (options?.jsonPath !== undefined) {
     problems.push(describe(fieldOf('http', prop('jsonPath')), options.jsonPath, hint`is given without a ${prop('successCondition')}, so it checks nothing`, hint`add e.g. ${prop('successCondition')}: "result == 'UP'"`));
   }

@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
+import { metricConditionProblem } from './metric-condition';
 import { guardedConditions, MetricOutcome, MetricOutcomes } from './metric-outcome';
 import { checkText, usesClusterPlaceholder } from './placeholders';
 import { enumMember, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
@@ -110,7 +111,10 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   refs.push(...queryRefs);
   const condition = prometheusCondition(problems, options);
   if (condition !== undefined && options?.successCondition !== undefined) {
-    refs.push(...checkText(problems, fieldText(fieldOf('prometheus', prop('successCondition'))), condition, common.declared));
+    const field = fieldOf('prometheus', prop('successCondition'));
+    refs.push(...checkText(problems, fieldText(field), condition, common.declared));
+    const problem = condition.trim() === '' ? undefined : metricConditionProblem(condition, 'vector', common.args);
+    if (problem) problems.push(describe(field, condition, problem, 'compare the samples, e.g. "result[0] < 0.05" or "all(result, {# < 0.05})"'));
   }
   const outcomes = metricOutcomes(problems, options);
   const conditions = guardedConditions(options?.successCondition !== undefined ? `(${condition})` : condition ?? 'false', outcomes);
