@@ -77,8 +77,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // non-jsii runtime dependencies: bundled, never in a public signature
-  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0'],
-  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js'],
+  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0', '@prometheus-io/lezer-promql@~0.305.0', '@lezer/lr@^1.4.2', '@lezer/highlight@^1.2.1'],
+  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', '@prometheus-io/lezer-promql', '@lezer/lr', '@lezer/highlight'],
   devDeps: [
     'cdk8s-cli@^2.207.0',
     'vitest@~4.1.9',

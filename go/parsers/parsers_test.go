@@ -103,3 +103,14 @@ func TestCronFieldErrors(t *testing.T) {
 		t.Errorf("three fields: %+v", a)
 	}
 }
+
+func TestWebResult(t *testing.T) {
+	for _, ok := range []string{"result", "result == 'UP'", "result.status == 'UP' && isNil(result.error)", "asInt(result) > 3"} {
+		if a := ask(t, "rollouts-condition", ok, "any"); a.Error != "" {
+			t.Errorf("%q refused: %s", ok, a.Error)
+		}
+	}
+	if a := ask(t, "rollouts-condition", "reslt == 'UP'", "any"); !strings.Contains(a.Error, "unknown name reslt") {
+		t.Errorf("a misspelled name compiles: %q", a.Error)
+	}
+}

@@ -3,7 +3,8 @@ import { VerificationKind, VerificationOptions } from './check-options';
 import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, MetricBuilder, PROBE_DEFAULTS, publicText, publicUrl, seconds } from './check-rules';
 import { metricConditionProblem } from './metric-condition';
 import { guardedConditions, MetricOutcome, MetricOutcomes } from './metric-outcome';
-import { checkText, usesClusterPlaceholder } from './placeholders';
+import { checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS, usesClusterPlaceholder } from './placeholders';
+import { promqlType } from './promql-type';
 import { enumMember, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
@@ -109,6 +110,10 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
   }
   const queryRefs = publicText(problems, fieldText(fieldOf('prometheus', prop('query'))), query, common, 'error messages and logs show the query');
   refs.push(...queryRefs);
+  if (query.trim() !== '') {
+    const problem = queryProblem(query);
+    if (problem) problems.push(describe(fieldOf('prometheus', prop('query')), options?.query, problem.problem, problem.fix));
+  }
   const condition = prometheusCondition(problems, options);
   if (condition !== undefined && options?.successCondition !== undefined) {
     const field = fieldOf('prometheus', prop('successCondition'));
@@ -135,6 +140,27 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
     },
   });
   return { ...generatedCheck(VerificationKind.PROMETHEUS, common, refs, perCluster, build, problems), outcomes };
+}
+
+/**
+ * Why Argo Rollouts v1.9.1 cannot use the query's answer, or undefined. Placeholders are filled
+ * with a plain word and args with `0` first: the query Prometheus receives has them filled.
+ */
+function queryProblem(query: string): { problem: string; fix: string } | undefined {
+  const filled = fillPlaceholders(replaceRolloutsTags(query, '0'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));
+  const verdict = promqlType(filled);
+  if (verdict.error) return { problem: `${verdict.error} (Prometheus v3.5's PromQL grammar)`, fix: 'fix the query, e.g. sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[5m]))' };
+  if (verdict.type === 'scalar') {
+    return {
+      problem: 'returns a scalar (scalar(), time(), a number), which Argo Rollouts v1.9.1 hands to the conditions as one float64 '
+        + '(metricproviders/prometheus processResponse), so result[0] and len(result) fail every measurement',
+      fix: 'return a vector: drop the scalar() around the query (a one-series vector is result[0])',
+    };
+  }
+  if (verdict.type === 'string') {
+    return { problem: 'returns a string, which Argo Rollouts v1.9.1 refuses ("Prometheus metric type not supported")', fix: 'query a metric' };
+  }
+  return undefined;
 }
 
 /** Which comparisons bound a quantity from above: nothing counted keeps it below the bound. */

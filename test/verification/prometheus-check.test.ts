@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { evaluateResult } from '../../src/testkit/model/rollouts-metric-outcomes';
 import { HostLanguage } from '../../src/util/host-language';
-import { Comparison, MetricOutcome, Verification } from '../../src/verification';
+import { Comparison, MetricOutcome, Verification, VerificationArg } from '../../src/verification';
 import { METRIC_OUTCOMES_ANNOTATION } from '../../src/verification/metric-outcome';
 import { expectValid, problemsOf, render } from '../support/verification-fixtures';
 
@@ -100,6 +100,37 @@ describe('Verification.prometheus', () => {
 
   test('a template without Prometheus metrics carries no outcomes annotation, only the checks it holds', () => {
     expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toEqual({ 'gitops-platform.io/checks': 'http' });
+  });
+
+  test('fails if the successCondition does not compile as Argo Rollouts compiles it: result is the vector of samples', () => {
+    const check = (successCondition: string, args = {}) => problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', successCondition, args }));
+    expect(check('result < 0.05')).toEqual([
+      'verification "p": prometheus successCondition does not compile as Argo Rollouts v1.9.1 compiles it (expr v1.15.5, result being the query\'s samples, '
+      + '[]float64): invalid operation: < (mismatched types []float64 and float64) (1:8), got "result < 0.05"; compare the samples, e.g. "result[0] < 0.05" or "all(result, {# < 0.05})"',
+    ]);
+    expect(check('result[0] <')).toEqual([expect.stringMatching(/successCondition does not compile .*: unexpected token EOF/)]);
+    expect(check('result[0]')).toEqual([expect.stringMatching(/does not evaluate to a bool \(expected bool, but got float64\)/)]);
+    expect(check('result[0] < 0.05 && all(result, {# < 0.1})')).toEqual([]);
+    // args are filled in as Rollouts fills them: a fixed value by its text, one known later by 0 or a word
+    expect(check('result[0] < {{args.limit}}', { limit: VerificationArg.value('0.05') })).toEqual([]);
+    expect(check('result[0] < {{args.limit}}', { limit: VerificationArg.value('low') })).toEqual([expect.stringMatching(/successCondition does not compile/)]);
+    expect(check("result[0] < {{args.limit}} && '{{args.stage}}' != 'prod'", { limit: VerificationArg.expression('vars.limit') })).toEqual([]);
+  });
+
+  test('fails if the query returns a scalar or a string, or does not parse: the conditions read a vector', () => {
+    const check = (query: string) => problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query, threshold: 0.05, comparison: Comparison.LESS_THAN }));
+    expect(check('scalar(sum(rate(errors_total[5m])) / sum(rate(requests_total[5m])))')).toEqual([
+      'verification "p": prometheus query returns a scalar (scalar(), time(), a number), which Argo Rollouts v1.9.1 hands to the conditions as one float64 '
+      + '(metricproviders/prometheus processResponse), so result[0] and len(result) fail every measurement, '
+      + 'got "scalar(sum(rate(errors_total[5m])) / sum(rate(requests_total[5m])))"; return a vector: drop the scalar() around the query (a one-series vector is result[0])',
+    ]);
+    expect(check('time() - 300')).toEqual([expect.stringMatching(/query returns a scalar/)]);
+    expect(check('"up"')).toEqual([expect.stringMatching(/query returns a string, which Argo Rollouts v1.9.1 refuses/)]);
+    expect(check('sum(rate(x{cluster="{cluster}"}[5m]')).toEqual([expect.stringMatching(/query does not parse as PromQL \(it ends too early\) \(Prometheus v3.5's PromQL grammar\)/)]);
+    expect(check('sum(rate(x[5m])) by (le')).toEqual([expect.stringMatching(/query does not parse as PromQL/)]);
+    expect(check('sum(rate(x[5m])) / / 2')).toEqual([expect.stringMatching(/query does not parse as PromQL from "\/ 2" on/)]);
+    expect(check('sum(rate(x{cluster="{cluster}",ns="{{args.stage}}"}[5m])) > 0')).toEqual([]);
+    expect(check('vector(scalar(up))')).toEqual([]);
   });
 
   test('fails if noData or nan is not a MetricOutcome', () => {
