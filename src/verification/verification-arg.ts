@@ -5,6 +5,7 @@ import { gitUrlProblem } from '../artifact/git-artifact';
 import { commitId, imageTag, textExpr } from '../contracts/expressions';
 import { call, hint } from '../util/code-hint';
 import { describe, show } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 import { dns1123SubdomainProblem } from '../util/names';
 
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -87,6 +88,13 @@ export class VerificationArg {
       problems.push(describe('arg expression', expression, 'must be bare expr-lang without ${{ }}', 'the delimiters are added for you'));
     } else if (text.includes('}}')) {
       problems.push(describe('arg expression', expression, 'must not contain "}}"', 'Kargo would end the expression there'));
+    }
+    if (problems.length === 0 && text !== '') {
+      const error = goProblem('kargo-template', textExpr(text), 'verification');
+      if (error) {
+        problems.push(describe('arg expression', expression, `does not compile with expr-lang v1.17.8 and the functions Kargo gives verification args (${error})`,
+          'fix the expression, e.g. "ctx.stage" or "imageFrom(\'ghcr.io/acme/api\').Tag"'));
+      }
     }
     if (/\boutputs\b/.test(text)) {
       problems.push(describe('arg expression', expression, 'uses outputs',

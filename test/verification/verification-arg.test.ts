@@ -52,6 +52,17 @@ describe('args wiring', () => {
     expect(rendered.stageVerification.args).toEqual([{ name: 'version', value: '${{ quote(imageFrom(\'ghcr.io/acme/gateway\').Tag) }}' }]);
   });
 
+  test('fails if an arg expression does not compile as Kargo compiles verification args (expr-lang v1.17.8, its functions)', () => {
+    expect(VerificationArg.expression("imageFrom('ghcr.io/acme/api').Tag + '-' + ctx.stage")._problems).toEqual([]);
+    expect(VerificationArg.expression("semverDiff(vars.from, vars.to) != 'none' ? 'x' : 'y'")._problems).toEqual([]);
+    expect(VerificationArg.expression('ctx.stage +')._problems).toEqual([
+      'arg expression does not compile with expr-lang v1.17.8 and the functions Kargo gives verification args (unexpected token Bracket(")") (1:19), '
+      + 'in ${{ quote(ctx.stage +) }}), got "ctx.stage +"; fix the expression, e.g. "ctx.stage" or "imageFrom(\'ghcr.io/acme/api\').Tag"',
+    ]);
+    // imageFrom takes a repository URL (and an origin): Kargo's declared parameter types decide
+    expect(VerificationArg.expression('imageFrom(42).Tag')._problems).toEqual([expect.stringMatching(/cannot use int as argument \(type string\) to call imageFrom/)]);
+  });
+
   test('plain arg values may use {stage}', () => {
     const rendered = render([Verification.http({ url: 'https://x.{cluster}.example.com/?env={{args.env}}', args: { env: VerificationArg.value('{stage}-eu') } })]);
     expect(rendered.stageVerification.args).toEqual([{ name: 'env', value: 'prod-eu' }]);
