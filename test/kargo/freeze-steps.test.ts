@@ -1,6 +1,7 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { DeployFreeze, FreezeOverride, FreezeSchedule, PlatformApp } from '../../src';
+import { freezeCondition } from '../../src/kargo/freeze-steps';
 import { activeOccurrence } from '../../src/cli/sync-windows';
 import { ManifestValidator } from '../../src/testkit';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
@@ -10,6 +11,7 @@ import { SimulatedFreight } from '../../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';
 import { inflateSteps, runPromotion } from '../../src/testkit/model/promotion-runner';
 import { appProps, find, SMALL_FLEET, world } from '../support/fixtures';
+import { goProblem } from '../../src/util/go-parsers';
 
 const RELEASES = 'https://github.com/acme/releases.git';
 
@@ -108,5 +110,19 @@ describe('a freeze stops Kargo before it pushes', () => {
     const christmas = new Date('2026-12-24T11:00:00Z');
     expect(promote('prod-canary', christmas).failed).toHaveLength(1);
     expect(promote('prod-canary', christmas, 'admin:alice@acme.example').failed).toEqual([]);
+  });
+});
+
+describe('the freeze condition compiles as Kargo compiles a step if (expr-lang v1.17.8)', () => {
+  test.each([
+    ['0 0 20 12 *', 14 * 86_400, 'Europe/Berlin', false],
+    ['*/15 9-17 * jan,dec mon-fri', 3_600, 'UTC', true],
+    ['0 22 ? * 5', 56 * 3_600, 'America/New_York', false],
+    ['30 2 1-7 * 0', 60, 'Asia/Kolkata', true],
+    ['0 0 * * *', 400 * 86_400, 'Pacific/Chatham', false],
+  ])('%s for %ss in %s (manual %s)', (schedule, durationSeconds, timeZone, manualSync) => {
+    const freeze = { reason: 'r', schedule, duration: `${durationSeconds}s`, durationSeconds, timeZone, manualSync, origin: 'pipeline' };
+    const condition = freezeCondition(freeze as any, 600);
+    expect(goProblem('kargo-template', `\${{ ${condition} }}`, 'promotion')).toBeUndefined();
   });
 });

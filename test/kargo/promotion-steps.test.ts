@@ -1,8 +1,17 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { Approval, Artifact, ClusterSelector, PromotionPipeline, Tier, Versioning, Waves } from '../../src';
 import { define } from '../support/define-app';
 import { find, ofKind } from '../support/fixtures';
+import YAML from 'yaml';
+import { goProblem } from '../../src/util/go-parsers';
+import { MetricOutcome } from '../../src/verification';
+import { metricConditionProblem } from '../../src/verification/metric-condition';
+import { guardedConditions } from '../../src/verification/metric-outcome';
+
+const MANIFESTS = path.join(__dirname, '..', '..', 'manifests');
 
 describe('recovery', () => {
   test('every version a promotion renders comes from the Freight, so promoting older Freight renders the older release', () => {
@@ -41,5 +50,67 @@ describe('recovery', () => {
     expect(find(objects, 'AnalysisTemplate', 'prod-canary-verification').spec.metrics.map((m: any) => m.name)).toEqual(['soak']);
     // manual stages are not in the ProjectConfig: Kargo never promotes them by itself
     expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies.map((p: any) => p.stageSelector.name)).toEqual(['dev']);
+  });
+});
+
+/** Every string under `value` (a step's `if` and `config`, a var), with its path. */
+function stringsOf(value: unknown, at: string, out: Array<[string, string]> = []): Array<[string, string]> {
+  if (typeof value === 'string') out.push([at, value]);
+  else if (Array.isArray(value)) value.forEach((v, i) => stringsOf(v, `${at}[${i}]`, out));
+  else if (value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => stringsOf(v, `${at}.${k}`, out));
+  return out;
+}
+
+describe('expressions the library writes', () => {
+  // The example platform's output: every ${{ }} Kargo evaluates, compiled by expr-lang v1.17.8 as
+  // Kargo compiles it (go/parsers kargo-template), and every Rollouts condition as Rollouts does.
+  const documents = fs.readdirSync(MANIFESTS).filter(f => f.endsWith('.k8s.yaml'))
+    .flatMap(f => YAML.parseAllDocuments(fs.readFileSync(path.join(MANIFESTS, f), 'utf8')).map(d => ({ file: f, object: d.toJSON() })));
+
+  test('every Kargo expression of a Stage or PromotionTask compiles as Kargo compiles it', () => {
+    const problems: string[] = [];
+    let compiled = 0;
+    for (const { file, object } of documents) {
+      const steps = object?.kind === 'Stage' ? object.spec?.promotionTemplate?.spec : object?.kind === 'PromotionTask' ? object.spec : undefined;
+      const verification = object?.kind === 'Stage' ? object.spec?.verification?.args : undefined;
+      for (const [env, root] of [['promotion', steps], ['verification', verification]] as const) {
+        for (const [at, text] of stringsOf(root, `${file} ${object?.kind}/${object?.metadata?.name}`)) {
+          if (!text.includes('${{') && !text.includes('${%')) continue;
+          compiled++;
+          const error = goProblem('kargo-template', text, env);
+          if (error) problems.push(`${at}: ${error}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(compiled).toBeGreaterThan(100);
+  });
+
+  test('every metric condition of an AnalysisTemplate compiles as Argo Rollouts compiles it', () => {
+    const problems: string[] = [];
+    let compiled = 0;
+    for (const { file, object } of documents.filter(d => d.object?.kind === 'AnalysisTemplate')) {
+      for (const metric of object.spec.metrics) {
+        const result = metric.provider.prometheus ? 'vector' : 'any';
+        for (const condition of [metric.successCondition, metric.failureCondition].filter(c => c !== undefined)) {
+          compiled++;
+          const problem = metricConditionProblem(condition, result, {});
+          if (problem) problems.push(`${file} ${object.metadata.name} ${metric.name}: ${problem}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(compiled).toBeGreaterThan(5);
+  });
+
+  test('the guards around a Prometheus condition compile for every pair of outcomes', () => {
+    for (const noData of Object.values(MetricOutcome)) {
+      for (const nan of Object.values(MetricOutcome)) {
+        const c = guardedConditions('(result[0] < 0.05)', { noData, nan });
+        for (const condition of [c.successCondition, c.failureCondition].filter(x => x !== undefined)) {
+          expect(metricConditionProblem(condition!, 'vector', {})).toBeUndefined();
+        }
+      }
+    }
   });
 });
