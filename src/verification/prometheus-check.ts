@@ -149,7 +149,7 @@ export function prometheusCheck(options: PrometheusVerificationOptions): CheckPa
 function queryProblem(query: string): { problem: string; fix: string } | undefined {
   const filled = fillPlaceholders(replaceRolloutsTags(query, '0'), Object.fromEntries(SYNTH_PLACEHOLDERS.map(p => [p, 'x'])));
   const verdict = promqlType(filled);
-  if (verdict.error) return { problem: `${verdict.error} (Prometheus v3.5's PromQL grammar)`, fix: 'fix the query, e.g. sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[5m]))' };
+  if (verdict.error) return { problem: `${verdict.error} (Prometheus v3.5's PromQL grammar and types)`, fix: 'fix the query, e.g. sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[5m]))' };
   if (verdict.type === 'scalar') {
     return {
       problem: 'returns a scalar (scalar(), time(), a number), which Argo Rollouts v1.9.1 hands to the conditions as one float64 '

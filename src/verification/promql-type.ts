@@ -47,7 +47,22 @@ export function promqlType(query: string): PromqlVerdict {
     return { error: `does not parse as PromQL ${near ? `from ${JSON.stringify(near)} on` : '(it ends too early)'}` };
   }
   const top = expressionsOf(tree.topNode)[0];
-  return top ? { type: typeOf(top, query) } : { error: 'holds no PromQL expression' };
+  if (!top) return { error: 'holds no PromQL expression' };
+  try {
+    return { type: typeOf(top, query) };
+  } catch (e) {
+    if (e instanceof TypeProblem) return { error: e.message };
+    throw e;
+  }
+}
+
+/** An expression promql/parser's checkAST refuses for the types of its operands. */
+class TypeProblem extends Error {}
+
+/** promql/parser parse.go checkAST: what a unary or binary expression may hold. */
+function operand(type: PromqlType, what: string): PromqlType {
+  if (type !== 'scalar' && type !== 'vector') throw new TypeProblem(`is refused by PromQL: ${what} must contain only scalar and instant vector types, got a ${type}`);
+  return type;
 }
 
 function expressionsOf(node: SyntaxNode): SyntaxNode[] {
@@ -62,18 +77,24 @@ function typeOf(node: SyntaxNode, query: string): PromqlType {
     case 'NumberDurationLiteral': return 'scalar';
     case 'StringLiteral': return 'string';
     case 'VectorSelector': case 'AggregateExpr': return 'vector';
-    case 'MatrixSelector': case 'SubqueryExpr': return 'matrix';
+    case 'MatrixSelector': {
+      // the grammar reads `up / x[5m]` as a range over `up / x`; Go: ranges only for vector selectors
+      if (expressionsOf(node)[0]?.name !== 'VectorSelector') throw new TypeProblem('is refused by PromQL: a range [..] applies only to a metric selector');
+      return 'matrix';
+    }
+    case 'SubqueryExpr': return 'matrix';
     case 'FunctionCall': {
       const name = node.getChild('FunctionIdentifier');
       return name && SCALAR_FUNCTIONS.includes(query.slice(name.from, name.to).toLowerCase()) ? 'scalar' : 'vector';
     }
     case 'BinaryExpr': {
       // BinaryExpr.Type(): scalar only when both sides are
-      const sides = expressionsOf(node);
-      return sides.every(side => typeOf(side, query) === 'scalar') ? 'scalar' : 'vector';
+      const sides = expressionsOf(node).map(side => operand(typeOf(side, query), 'a binary expression'));
+      return sides.every(side => side === 'scalar') ? 'scalar' : 'vector';
     }
+    case 'UnaryExpr': return operand(typeOf(expressionsOf(node)[0], query), 'a unary expression');
     default: {
-      // ParenExpr, UnaryExpr, OffsetExpr, StepInvariantExpr: the type of what they hold
+      // ParenExpr, OffsetExpr, StepInvariantExpr: the type of what they hold
       const inner = expressionsOf(node)[0];
       return inner ? typeOf(inner, query) : 'vector';
     }

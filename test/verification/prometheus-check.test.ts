@@ -126,7 +126,7 @@ describe('Verification.prometheus', () => {
     ]);
     expect(check('time() - 300')).toEqual([expect.stringMatching(/query returns a scalar/)]);
     expect(check('"up"')).toEqual([expect.stringMatching(/query returns a string, which Argo Rollouts v1.9.1 refuses/)]);
-    expect(check('sum(rate(x{cluster="{cluster}"}[5m]')).toEqual([expect.stringMatching(/query does not parse as PromQL \(it ends too early\) \(Prometheus v3.5's PromQL grammar\)/)]);
+    expect(check('sum(rate(x{cluster="{cluster}"}[5m]')).toEqual([expect.stringMatching(/query does not parse as PromQL \(it ends too early\) \(Prometheus v3.5's PromQL grammar and types\)/)]);
     expect(check('sum(rate(x[5m])) by (le')).toEqual([expect.stringMatching(/query does not parse as PromQL/)]);
     expect(check('sum(rate(x[5m])) / / 2')).toEqual([expect.stringMatching(/query does not parse as PromQL from "\/ 2" on/)]);
     expect(check('sum(rate(x{cluster="{cluster}",ns="{{args.stage}}"}[5m])) > 0')).toEqual([]);

@@ -23,6 +23,14 @@ describe('promqlType', () => {
     expect(promqlType(query)).toEqual({ type });
   });
 
+  test('a range over anything but a metric selector is refused', () => {
+    expect(promqlType('up / x[5m]').error).toBe('is refused by PromQL: a range [..] applies only to a metric selector');
+  });
+
+  test.each(['x + "s"', '-"s"', 'x[5m] / up'])('%j mixes a string or a range vector into arithmetic, which PromQL refuses', (query) => {
+    expect(promqlType(query).error).toMatch(/^is refused by PromQL: a (binary|unary) expression must contain only scalar and instant vector types, got a (string|matrix)$/);
+  });
+
   test.each(['up{job="a"', 'sum(up', 'up +', '', 'Scalar(up)', 'sum(x) by le'])('%j does not parse', (query) => {
     expect(promqlType(query).error).toMatch(/^does not parse as PromQL/);
   });
