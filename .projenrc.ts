@@ -202,9 +202,8 @@ project.npmignore?.exclude('/imports/*.ts');
 project.npmignore?.exclude('/lib/imports/*.d.ts');
 // The Go parsers (go/parsers/, docs/go-parsers.md): the package ships the committed WebAssembly
 // build the checks run, not the Go module it is built from.
-project.npmignore?.exclude('/go/');
-project.npmignore?.include('/go/parsers/parsers.wasm');
-project.gitattributes.addAttributes('/go/parsers/parsers.wasm', 'binary', 'linguist-generated');
+project.npmignore?.exclude('/go/**/*.go', '/go/**/go.mod', '/go/**/go.sum', '/go/**/*.sh', '/go/**/*.md');
+project.gitattributes.addAttributes('/go/parsers/parsers.wasm.br', 'binary', 'linguist-generated');
 project.annotateGenerated('/imports/**');
 project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/**/__snapshots__/**');

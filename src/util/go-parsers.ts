@@ -1,6 +1,8 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as v8 from 'v8';
+import * as zlib from 'zlib';
 
 /**
  * The Go parsers of the controllers, compiled to WebAssembly (`go/parsers/`, see
@@ -46,8 +48,11 @@ export interface GoAnswer {
   readonly cronFields?: GoCronFieldError[];
 }
 
-/** Where the module is, from the package root (committed, shipped in the npm package). @internal */
-export const GO_PARSERS_WASM = 'go/parsers/parsers.wasm';
+/**
+ * Where the module is, from the package root: committed and shipped Brotli-compressed
+ * (go/parsers/build.sh). @internal
+ */
+export const GO_PARSERS_WASM = 'go/parsers/parsers.wasm.br';
 
 /** The part of Node's WebAssembly API used here (a jsii build's TypeScript lib has no DOM types). */
 interface WasmMemory {
@@ -70,7 +75,7 @@ interface Exports {
   result(): number;
 }
 
-let exports: Exports | undefined;
+let loaded: Exports | undefined;
 let output = '';
 const answers = new Map<string, GoAnswer>();
 
@@ -105,16 +110,16 @@ function call(request: string): string {
 }
 
 function load(): Exports {
-  if (exports !== undefined) return exports;
+  if (loaded !== undefined) return loaded;
   const file = path.join(packageRoot(), GO_PARSERS_WASM);
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = zlib.brotliDecompressSync(fs.readFileSync(file));
   } catch (err) {
     throw new Error(`cannot read the Go parsers "${file}" (${(err as Error).message}); they are part of the package: reinstall it, or run 'go/parsers/build.sh' in a clone`);
   }
   let memory: WasmMemory | undefined;
-  const module = new wasmApi.Module(bytes);
+  const module = baselineCompiled(bytes);
   const calls = wasi(() => memory!);
   // every other WASI call the runtime links (file calls of package os) finds no such facility
   const imports: Record<string, Function> = {};
@@ -123,8 +128,26 @@ function load(): Exports {
   const e = instance.exports as unknown as Exports;
   memory = e.memory;
   e._initialize();
-  exports = e;
+  loaded = e;
   return e;
+}
+
+/**
+ * The module compiled by V8's baseline compiler only (Liftoff). A synth calls the parsers a few
+ * hundred times at most, on short values; V8's default also recompiles the functions it finds hot
+ * (the Go runtime's allocator and scheduler are, from the first call) with its optimizing
+ * compiler in background threads, about 400 ms of processor time for an 8 MB module that then
+ * runs a few milliseconds. The flag is read when a module is compiled, so it is set around this
+ * one compilation only, and left alone when the process was started with it.
+ */
+function baselineCompiled(bytes: Uint8Array): object {
+  const own = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some(a => a.includes('liftoff-only'));
+  if (!own) v8.setFlagsFromString('--liftoff-only');
+  try {
+    return new wasmApi.Module(bytes);
+  } finally {
+    if (!own) v8.setFlagsFromString('--no-liftoff-only');
+  }
 }
 
 // WASI preview1 error numbers
@@ -170,7 +193,7 @@ function wasi(memory: () => WasmMemory): Record<string, (...args: any[]) => numb
       return 0;
     },
     proc_exit: (code: number) => {
-      exports = undefined;
+      loaded = undefined;
       throw new Error(`the Go parsers exited (${code}): ${output.trim()}`);
     },
     sched_yield: () => 0,

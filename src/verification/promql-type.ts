@@ -1,4 +1,8 @@
-import { parser } from '@prometheus-io/lezer-promql';
+// lezer-promql ships CommonJS beside its ES module (its exports' require condition), which this
+// CommonJS library loads; its types are declared for the ES module only.
+type LezerPromql = typeof import('@prometheus-io/lezer-promql', { with: { 'resolution-mode': 'import' } });
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parser } = require('@prometheus-io/lezer-promql') as LezerPromql;
 
 /**
  * What a PromQL query returns, as the Prometheus server's parser types it

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import * as zlib from 'zlib';
 import { describe, expect, test } from 'vitest';
 import { GO_PARSERS_WASM, goParse, goProblem } from '../../src/util/go-parsers';
 
@@ -8,7 +9,7 @@ import { GO_PARSERS_WASM, goParse, goProblem } from '../../src/util/go-parsers';
 describe('the Go parsers', () => {
   test('are shipped as a WASI reactor that needs no JavaScript glue from the Go toolchain', () => {
     const wasm = (globalThis as any).WebAssembly;
-    const module = new wasm.Module(fs.readFileSync(path.join(__dirname, '..', '..', GO_PARSERS_WASM)));
+    const module = new wasm.Module(zlib.brotliDecompressSync(fs.readFileSync(path.join(__dirname, '..', '..', GO_PARSERS_WASM))));
     expect(wasm.Module.exports(module).map((e: { name: string }) => e.name).sort()).toEqual(['_initialize', 'alloc', 'call', 'memory', 'result']);
     expect(new Set(wasm.Module.imports(module).map((i: { module: string }) => i.module))).toEqual(new Set(['wasi_snapshot_preview1']));
   });
