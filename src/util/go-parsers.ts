@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import * as zlib from 'zlib';
+import { describe } from './errors';
 
 /**
  * The Go parsers of the controllers, compiled to WebAssembly (`go/parsers/`, see
@@ -116,7 +117,8 @@ function load(): Exports {
   try {
     bytes = zlib.brotliDecompressSync(fs.readFileSync(file));
   } catch (err) {
-    throw new Error(`cannot read the Go parsers "${file}" (${(err as Error).message}); they are part of the package: reinstall it, or run 'go/parsers/build.sh' in a clone`);
+    throw new Error(describe('the Go parsers', file, `cannot be read (${(err as Error).message})`,
+      "they are part of the package: reinstall it, or run 'go/parsers/build.sh' in a clone"));
   }
   let memory: WasmMemory | undefined;
   const module = baselineCompiled(bytes);
@@ -194,7 +196,7 @@ function wasi(memory: () => WasmMemory): Record<string, (...args: any[]) => numb
     },
     proc_exit: (code: number) => {
       loaded = undefined;
-      throw new Error(`the Go parsers exited (${code}): ${output.trim()}`);
+      throw new Error(describe('the Go parsers', code, `exited (${output.trim()})`, 'report it: a parser must answer, never exit'));
     },
     sched_yield: () => 0,
     // no preopened directory: package os finds no file system
@@ -210,7 +212,7 @@ function packageRoot(): string {
   let dir = __dirname;
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${__dirname}`);
+    if (parent === dir) throw new Error(describe('the library', __dirname, 'has no package.json above it', 'install it as a package'));
     dir = parent;
   }
   return dir;
