@@ -17,6 +17,14 @@ describe('Verification.http', () => {
     ]);
   });
 
+  test('fails if the successCondition does not compile as Argo Rollouts compiles it, whatever JSON the answer holds', () => {
+    const check = (successCondition: string) => Verification.http({ name: 'h', url: 'https://h.example.com', jsonPath: '{$.status}', successCondition })._problems;
+    expect(check("result == 'UP'")).toEqual([]);
+    expect(check("result.status in ['UP', 'OK'] && !isNil(result.version)")).toEqual([]);
+    expect(check("result = 'UP'")).toEqual([expect.stringMatching(/^http successCondition does not compile as Argo Rollouts v1.9.1 compiles it \(expr v1.15.5, result being the JSON value\): unexpected token Operator\("="\)/)]);
+    expect(check("reslt == 'UP'")).toEqual([expect.stringMatching(/unknown name reslt/)]);
+  });
+
   test('snapshot', () => {
     const rendered = render([Verification.http({
       name: 'version',
