@@ -29,20 +29,11 @@ export interface CronTime {
   readonly dayOfWeek: number;
 }
 
-/** The values a parsed schedule fires at, field by field, ascending. */
-export interface CronFields {
-  readonly minutes: number[];
-  readonly hours: number[];
-  readonly daysOfMonth: number[];
-  /** 1-12 */
-  readonly months: number[];
-  /** 0 (Sunday) - 6 */
-  readonly daysOfWeek: number[];
-  /** robfig's star bit on day-of-month (`*` or `?`, without a step above 1). */
-  readonly dayOfMonthStar: boolean;
-  /** robfig's star bit on day-of-week. */
-  readonly dayOfWeekStar: boolean;
-}
+/**
+ * The values a parsed schedule fires at, field by field, ascending (months 1-12, days of the
+ * week 0 for Sunday to 6), with robfig's star bits on the day fields: what Go parsed.
+ */
+export type CronFields = Omit<GoCronSpec, 'firesNever'>;
 
 /** What is wrong with a schedule, and what to write instead. */
 export interface CronProblem {

@@ -21,15 +21,20 @@ import { describe } from './errors';
 /** The parsers the module offers (go/parsers/main.go `handlers`). @internal */
 export type GoOp = 'cron' | 'regexp' | 'semver' | 'timezone' | 'glob' | 'kargo-template' | 'kargo-when' | 'rollouts-condition';
 
-/** A parsed cron schedule (go/parsers/cron.go `CronSpec`). @internal */
+/** A parsed cron schedule (go/parsers/cron.go `CronSpec`): robfig's SpecSchedule as values. @internal */
 export interface GoCronSpec {
   readonly minutes: number[];
   readonly hours: number[];
   readonly daysOfMonth: number[];
+  /** 1-12 */
   readonly months: number[];
+  /** 0 (Sunday) - 6 */
   readonly daysOfWeek: number[];
+  /** robfig's star bit on day-of-month (`*` or `?`, without a step above 1). */
   readonly dayOfMonthStar: boolean;
+  /** robfig's star bit on day-of-week. */
   readonly dayOfWeekStar: boolean;
+  /** `SpecSchedule.Next` returns the zero time. */
   readonly firesNever: boolean;
 }
 

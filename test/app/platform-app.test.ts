@@ -247,7 +247,7 @@ describe('PlatformApp', () => {
       ['an image reference is malformed', () => ({ artifacts: [Artifact.image('ghcr.io//api')] }), /image reference is not a valid image repository, got "ghcr.io\/\/api"/],
       ['an image reference is uppercase', () => ({ artifacts: [Artifact.image('ghcr.io/Acme/api')] }), /image reference must be lowercase, got "ghcr.io\/Acme\/api"; use "ghcr.io\/acme\/api"/],
       ['a semver range is invalid', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('^1.x.y.z') })] }),
-        /semver constraint has the improper constraint "\^1.x.y.z", which Masterminds\/semver \(Kargo's SemVer library\) refuses, got "\^1.x.y.z"; use a range such as/],
+        /semver constraint is refused by Masterminds\/semver v3.4.0, Kargo's SemVer library \(improper constraint: \^1.x.y.z\), got "\^1.x.y.z"; use a range such as/],
       ['the same image is subscribed twice', () => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.image('ghcr.io/acme/api')] }),
         /artifacts must not subscribe to the same repository twice, got \["image:ghcr.io\/acme\/api"\]/],
       ['the same git repository is subscribed twice, spelled differently (Kargo compares URLs without .git)',
