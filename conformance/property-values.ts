@@ -105,7 +105,9 @@ function draw(): Value[] {
 function goVerdicts(values: Value[]): GoVerdict[] {
   try {
     const out = execFileSync('go', ['run', './cmd/verdicts'], {
-      cwd: PARSERS, input: JSON.stringify(values), maxBuffer: 64 * 1024 * 1024,
+      cwd: PARSERS,
+      input: JSON.stringify(values),
+      maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly', '-modcacherw'].filter(Boolean).join(' ') },
     });
     return JSON.parse(out.toString('utf8')) as GoVerdict[];

@@ -70,15 +70,15 @@ export class CronSchedule {
     return spec ? fieldsText(spec) : undefined;
   }
 
+  /** @internal */
+  public static _of(spec: GoCronSpec): CronSchedule {
+    return new CronSchedule(spec);
+  }
+
   private readonly sets: Set<number>[];
 
   private constructor(private readonly spec: GoCronSpec) {
     this.sets = [spec.minutes, spec.hours, spec.daysOfMonth, spec.months, spec.daysOfWeek].map(v => new Set(v));
-  }
-
-  /** @internal */
-  public static _of(spec: GoCronSpec): CronSchedule {
-    return new CronSchedule(spec);
   }
 
   /** The values of every field, for code that evaluates the schedule elsewhere (a Kargo expression). */

@@ -133,8 +133,12 @@ describe('webhook receivers', () => {
     expect(message).toMatch(/webhookReceivers\[0\]: repoUrlExpression does not compile with expr-lang v1.17.8.*\(unexpected token Bracket\("\)"\).*\)/);
     // valid expressions compile, whatever the request holds (names are resolved on a request, as in Kargo)
     expect(() => platform([WebhookReceiver.generic({
-      name: 'ok', secretName: 's', repoUrls: ['x'], repoType: PushedRepositoryType.GIT,
-      repoUrlExpression: 'request.body.repo.url', whenExpression: "request.header('X-Event') in ['push', 'tag'] && requst.body != nil",
+      name: 'ok',
+      secretName: 's',
+      repoUrls: ['x'],
+      repoType: PushedRepositoryType.GIT,
+      repoUrlExpression: 'request.body.repo.url',
+      whenExpression: "request.header('X-Event') in ['push', 'tag'] && requst.body != nil",
     })])).not.toThrow();
   });
 

@@ -1,8 +1,8 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { DeployFreeze, FreezeOverride, FreezeSchedule, PlatformApp } from '../../src';
-import { freezeCondition } from '../../src/kargo/freeze-steps';
 import { activeOccurrence } from '../../src/cli/sync-windows';
+import { freezeCondition } from '../../src/kargo/freeze-steps';
 import { ManifestValidator } from '../../src/testkit';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
 import { evaluateExpression } from '../../src/testkit/model/expr';
@@ -10,8 +10,8 @@ import { GoTime } from '../../src/testkit/model/expr-time';
 import { SimulatedFreight } from '../../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';
 import { inflateSteps, runPromotion } from '../../src/testkit/model/promotion-runner';
-import { appProps, find, SMALL_FLEET, world } from '../support/fixtures';
 import { goProblem } from '../../src/util/go-parsers';
+import { appProps, find, SMALL_FLEET, world } from '../support/fixtures';
 
 const RELEASES = 'https://github.com/acme/releases.git';
 

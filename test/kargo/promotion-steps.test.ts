@@ -2,14 +2,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { Approval, Artifact, ClusterSelector, PromotionPipeline, Tier, Versioning, Waves } from '../../src';
-import { define } from '../support/define-app';
-import { find, ofKind } from '../support/fixtures';
 import YAML from 'yaml';
+import { Approval, Artifact, ClusterSelector, PromotionPipeline, Tier, Versioning, Waves } from '../../src';
 import { goProblem } from '../../src/util/go-parsers';
 import { MetricOutcome } from '../../src/verification';
 import { metricConditionProblem } from '../../src/verification/metric-condition';
 import { guardedConditions } from '../../src/verification/metric-outcome';
+import { define } from '../support/define-app';
+import { find, ofKind } from '../support/fixtures';
 
 const MANIFESTS = path.join(__dirname, '..', '..', 'manifests');
 
