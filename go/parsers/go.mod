@@ -11,6 +11,7 @@ require (
 	github.com/expr-lang/expr v1.17.8
 	github.com/prometheus/prometheus v0.305.1
 	github.com/robfig/cron/v3 v3.0.2-0.20210106135023-bc59245fe10e
+	k8s.io/client-go v0.34.1
 )
 
 require (

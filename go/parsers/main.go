@@ -39,6 +39,7 @@ var handlers = map[string]func(Request) Answer{
 	"semver":             semverAnswer,
 	"timezone":           timezoneAnswer,
 	"glob":               globAnswer,
+	"jsonpath":           jsonPathAnswer,
 	"kargo-template":     kargoTemplateAnswer,
 	"kargo-when":         kargoWhenAnswer,
 	"rollouts-condition": rolloutsConditionAnswer,

@@ -114,3 +114,14 @@ func TestWebResult(t *testing.T) {
 		t.Errorf("a misspelled name compiles: %q", a.Error)
 	}
 }
+
+func TestJSONPath(t *testing.T) {
+	for _, ok := range []string{"{$}", "{$.status}", "{.items[0].name}", "{$.checks[?(@.name=='db')].status}"} {
+		if a := ask(t, "jsonpath", ok, ""); a.Error != "" {
+			t.Errorf("%q refused: %s", ok, a.Error)
+		}
+	}
+	if a := ask(t, "jsonpath", "{$.status", ""); !strings.Contains(a.Error, "unclosed action") {
+		t.Errorf("unclosed: %q", a.Error)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/bmatcuk/doublestar/v4"
+	"k8s.io/client-go/util/jsonpath"
 )
 
 // regexpAnswer: Go's regexp.Compile, which Kargo v1.11.2 calls on tag filters
@@ -45,6 +46,16 @@ func timezoneAnswer(r Request) Answer {
 func globAnswer(r Request) Answer {
 	if !doublestar.ValidatePattern(r.Value) {
 		return Answer{Error: doublestar.ErrBadPattern.Error()}
+	}
+	return Answer{}
+}
+
+// jsonPathAnswer: k8s.io/client-go/util/jsonpath (v0.34.1, Argo Rollouts v1.9.1's pin) Parse,
+// which Rollouts' web metric calls on jsonPath (metricproviders/webmetric/webmetric.go
+// NewWebMetricJsonParser: jsonpath.New("metrics").Parse(jsonPath)).
+func jsonPathAnswer(r Request) Answer {
+	if err := jsonpath.New("metrics").Parse(r.Value); err != nil {
+		return Answer{Error: err.Error()}
 	}
 	return Answer{}
 }

@@ -19,7 +19,7 @@ import { describe } from './errors';
  */
 
 /** The parsers the module offers (go/parsers/main.go `handlers`). @internal */
-export type GoOp = 'cron' | 'regexp' | 'semver' | 'timezone' | 'glob' | 'kargo-template' | 'kargo-when' | 'rollouts-condition';
+export type GoOp = 'cron' | 'regexp' | 'semver' | 'timezone' | 'glob' | 'jsonpath' | 'kargo-template' | 'kargo-when' | 'rollouts-condition';
 
 /** A parsed cron schedule (go/parsers/cron.go `CronSpec`): robfig's SpecSchedule as values. @internal */
 export interface GoCronSpec {

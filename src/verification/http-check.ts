@@ -4,9 +4,10 @@ import { checkHeaders, CheckParts, commonOptions, entries, generatedCheck, image
 import { jobSafeMetricName } from './job-names';
 import { jsonGuardBuilder, JSON_GUARD_SUFFIX } from './json-guard';
 import { metricConditionProblem } from './metric-condition';
-import { checkText, usesClusterPlaceholder } from './placeholders';
+import { checkText, replaceRolloutsTags, usesClusterPlaceholder } from './placeholders';
 import { enumMember, field as fieldOf, fieldText, hint, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
+import { goProblem } from '../util/go-parsers';
 
 /**
  * The HTTP method of an HTTP check (the methods the Argo Rollouts web provider supports).
@@ -129,6 +130,13 @@ export function httpCheck(options: HttpVerificationOptions): CheckParts {
   const jsonPath = options?.jsonPath ?? '{$}';
   if (!/^\{[\s\S]*\}$/.test(jsonPath)) {
     problems.push(describe(fieldOf('http', prop('jsonPath')), jsonPath, 'must be a Kubernetes JSONPath in braces', 'use e.g. "{$.status}"'));
+  } else {
+    // Rollouts fills the args before it parses (webmetric.go NewWebMetricJsonParser, client-go util/jsonpath)
+    const error = goProblem('jsonpath', replaceRolloutsTags(jsonPath, 'x'));
+    if (error) {
+      problems.push(describe(fieldOf('http', prop('jsonPath')), jsonPath, `is refused by the JSONPath parser Argo Rollouts v1.9.1 uses (client-go util/jsonpath: ${error})`,
+        'use e.g. "{$.status}" or "{$.checks[?(@.name==\'db\')].status}"'));
+    }
   }
   refs.push(...checkText(problems, fieldText(fieldOf('http', prop('jsonPath'))), jsonPath, common.declared));
   const condition = options?.successCondition;

@@ -25,6 +25,12 @@ describe('Verification.http', () => {
     expect(check("reslt == 'UP'")).toEqual([expect.stringMatching(/unknown name reslt/)]);
   });
 
+  test('fails if the jsonPath is one the JSONPath parser of Argo Rollouts refuses', () => {
+    const check = (jsonPath: string) => Verification.http({ name: 'h', url: 'https://h.example.com', jsonPath, successCondition: "result == 'UP'" })._problems;
+    expect(check("{$.checks[?(@.name=='db')].status}")).toEqual([]);
+    expect(check('{$.checks[0}')).toEqual([expect.stringMatching(/^http jsonPath is refused by the JSONPath parser Argo Rollouts v1.9.1 uses \(client-go util\/jsonpath: .+\), got "\{\$.checks\[0\}"/)]);
+  });
+
   test('snapshot', () => {
     const rendered = render([Verification.http({
       name: 'version',
