@@ -42,8 +42,8 @@ export interface ArtifactType<O extends ArtifactOptions = ArtifactOptions> {
   readonly mutableTag?: string;
   /** The Warehouse subscription (Kargo's subscription JSON Schemas, v1.11). */
   subscription(): any;
-  /** The line of the release commit message naming the Freight's version of it. */
-  commitLine(): string;
+  /** The trailer of the release commit message recording the Freight's version of it (contracts/release-record.ts). */
+  commitTrailer(): string;
   /** Whether its Freight commit is the commit of the source repository `repoUrl`. */
   isSourceRepository(repoUrl: string): boolean;
   /** Problems when the render would never read it (`artifacts[index]`), or reads it ambiguously. */

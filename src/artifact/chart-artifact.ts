@@ -1,7 +1,8 @@
 import { ArtifactKind, ArtifactOptions } from './artifact-kind';
 import { ArtifactType, checkDiscoveryLimit, CREDENTIALS_IN_URL, insecureHttp, normalizedRepoUrl, ReachContext } from './artifact-type';
 import { semverConstraintProblem } from './versioning';
-import { chartVersion, chartVersionOf, expr } from '../contracts/expressions';
+import { chartVersion } from '../contracts/expressions';
+import { chartTrailer } from '../contracts/release-record';
 import { call, field, fieldText, hint, placeholder, prop, shorthand, struct } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { urlDefect } from '../util/urls';
@@ -107,8 +108,8 @@ class ChartArtifact implements ArtifactType<HelmChartArtifactOptions> {
     };
   }
 
-  public commitLine(): string {
-    return `${this.repoUrl}@${expr(chartVersionOf(this.repoUrl, this.options.name))}`;
+  public commitTrailer(): string {
+    return chartTrailer(this.repoUrl, this.options.name);
   }
 
   public isSourceRepository(): boolean {

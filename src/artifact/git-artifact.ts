@@ -3,7 +3,8 @@ import { ArtifactType, checkDiscoveryLimit, checkRegexes, CREDENTIALS_IN_URL, in
 import { SRC } from './promotion-dirs';
 import { re2Problem } from './regex';
 import { semverConstraintProblem } from './versioning';
-import { commitId, commitIdOf, expr } from '../contracts/expressions';
+import { commitId } from '../contracts/expressions';
+import { commitTrailer } from '../contracts/release-record';
 import { field, fieldText, hint, prop } from '../util/code-hint';
 import { describe, ProblemList, show } from '../util/errors';
 import { goProblem } from '../util/go-parsers';
@@ -220,8 +221,8 @@ class GitArtifact implements ArtifactType<GitArtifactOptions> {
     };
   }
 
-  public commitLine(): string {
-    return `${this.repoUrl}@${expr(commitIdOf(this.repoUrl))}`;
+  public commitTrailer(): string {
+    return commitTrailer(this.repoUrl);
   }
 
   public isSourceRepository(repoUrl: string): boolean {

@@ -1,7 +1,8 @@
 import { ArtifactKind, ArtifactOptions } from './artifact-kind';
 import { ArtifactType, checkDiscoveryLimit, checkRegexes, nonEmpty, normalizedRepoUrl } from './artifact-type';
 import { ImageSelectionStrategy, Versioning } from './versioning';
-import { expr, imageDigest, imageTag, imageTagOf } from '../contracts/expressions';
+import { imageDigest, imageTag } from '../contracts/expressions';
+import { imageTrailer } from '../contracts/release-record';
 import { call, hint, prop } from '../util/code-hint';
 import { describe, show } from '../util/errors';
 
@@ -110,8 +111,8 @@ class ImageArtifact implements ArtifactType<ImageArtifactOptions> {
     };
   }
 
-  public commitLine(): string {
-    return `${this.repoUrl}:${expr(imageTagOf(this.repoUrl))}`;
+  public commitTrailer(): string {
+    return imageTrailer(this.repoUrl);
   }
 
   public isSourceRepository(): boolean {

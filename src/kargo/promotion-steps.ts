@@ -4,9 +4,9 @@ import { ManifestSource, warehouseArtifacts } from '../artifact/manifest-source'
 import { OUT, SRC } from '../artifact/promotion-dirs';
 import { commitId, expr, output, outputOf, textExpr } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
+import { releaseCommitMessage, releaseTrailerBlock } from '../contracts/release-record';
 import { ApprovalKind } from '../pipeline/approval';
 import { PlacedWave } from '../plan/app-release';
-import { WavePlan } from '../plan/release-plan';
 
 /**
  * Everything the promotion steps of one app are derived from.
@@ -84,7 +84,8 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
     });
   }
 
-  steps.push({ uses: 'git-commit', as: 'commit', config: { path: OUT, message: commitMessage(ctx, wave) } });
+  // the release record `status` reads back (contracts/release-record.ts)
+  steps.push({ uses: 'git-commit', as: 'commit', config: { path: OUT, message: releaseCommitMessage(ctx.app, wave.kargoStage, artifactTrailers(ctx)) } });
   let revision: string;
   if (stage.approval === ApprovalKind.PULL_REQUEST) {
     steps.push({ uses: 'git-push', as: 'push', config: { path: OUT, generateTargetBranch: true } });
@@ -96,7 +97,7 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
         sourceBranch: output('push', 'branch'),
         targetBranch: wave.releaseBranch,
         title: `Promote ${ctx.app} to ${wave.kargoStage}`,
-        description: `Rendered manifests of ${ctx.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.`,
+        description: pullRequestDescription(ctx, wave),
         labels: stage.pullRequestLabels.length > 0 ? [...stage.pullRequestLabels] : undefined,
       },
     });
@@ -136,7 +137,13 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
   return steps;
 }
 
-function commitMessage(ctx: PromotionContext, wave: WavePlan): string {
-  const parts = warehouseArtifacts(ctx.source, ctx.artifacts).map(a => a.commitLine());
-  return `render ${ctx.app} for ${wave.kargoStage} (Freight ${expr('ctx.targetFreight.name')})\n\n${parts.join('\n')}`;
+/** What the pull request says, with the record's trailers: a host that squash-merges with the description as message keeps the record. */
+function pullRequestDescription(ctx: PromotionContext, wave: PlacedWave['wave']): string {
+  return `Rendered manifests of ${ctx.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.\n\n`
+    + releaseTrailerBlock(wave.kargoStage, artifactTrailers(ctx));
+}
+
+/** The trailers recording each artifact's version in the Freight (contracts/release-record.ts). */
+function artifactTrailers(ctx: PromotionContext): string[] {
+  return warehouseArtifacts(ctx.source, ctx.artifacts).map(a => a.commitTrailer());
 }
