@@ -225,7 +225,7 @@ function diffStage(stage: string, before: StageModel | undefined, after: StageMo
       clustersAdded: setDiff(a?.clusters ?? [], b?.clusters ?? []),
       clustersRemoved: setDiff(b?.clusters ?? [], a?.clusters ?? []),
     };
-    if (!a || !b || canonicalJson({ ...a, targets: [] }) !== canonicalJson({ ...b, targets: [] })) waves.push(change);
+    if (!a || !b || canonicalJson({ ...a, targets: [], releases: [] }) !== canonicalJson({ ...b, targets: [], releases: [] })) waves.push(change);
   }
   const all = (m: StageModel | undefined, f: (w: WaveModel) => string[]) => uniqueSorted((m?.waves ?? []).flatMap(f));
   const compareField = (f: (w: WaveModel) => string[]): Before<string[]> | undefined => {

@@ -20,6 +20,8 @@ export interface AppModel {
   readonly clusters: string[];
   /** The lead time the Kargo Project records (`gitops-platform.io/lead-time`), if it records one. */
   readonly leadTime?: string;
+  /** The Kargo Project (the namespace of the app's Stages). */
+  readonly project?: string;
 }
 
 /** A pipeline stage (the `gitops-platform.io/pipeline-stage` label of its Kargo Stages). */
@@ -49,6 +51,28 @@ export interface WaveModel {
   readonly releaseBranches: string[];
   /** The Argo CD Applications the wave updates (for sync windows). */
   readonly targets: WindowTarget[];
+  /** Where each cluster's release is rendered and which Application deploys it, by cluster. */
+  readonly releases: ReleaseTarget[];
+}
+
+/**
+ * One cluster of a wave: the Kargo Stage that renders its release, the release branch and folder
+ * it is rendered into, and the Argo CD Application that deploys it (what `status` reads back).
+ */
+export interface ReleaseTarget {
+  readonly cluster: string;
+  readonly kargoStage: string;
+  /** The release repository. */
+  readonly repoUrl: string;
+  /** `rendered/<app>/<Kargo Stage>`. */
+  readonly branch: string;
+  /** The cluster's folder on the branch. */
+  readonly path: string;
+  readonly application: string;
+  /** The namespace of the Application (Argo CD's). */
+  readonly applicationNamespace: string;
+  /** Whether the Application is in the cluster's own Argo CD (a per-cluster file), not the hub's. */
+  readonly ownArgoCd: boolean;
 }
 
 /** One Warehouse subscription. */
@@ -127,6 +151,7 @@ interface KargoStageFacts {
   readonly clusters: string[];
   readonly releaseBranches: string[];
   readonly targets: WindowTarget[];
+  readonly releases: ReleaseTarget[];
   /** Whether all its Applications are in per-cluster files. */
   readonly perCluster: boolean;
 }
@@ -149,6 +174,7 @@ function readApp(name: string, objects: ManifestObject[], fleet: FleetFacts): Ap
     artifacts,
     clusters: uniqueSorted(stageModels.flatMap((s) => s.waves.flatMap((w) => w.clusters))),
     leadTime: leadTimeOf(objects),
+    project: objects.find((x) => isKargo(x, 'Project'))?.obj.metadata?.name ?? objects.find((x) => isKargo(x, 'Stage'))?.obj.metadata?.namespace,
   };
 }
 
@@ -172,6 +198,8 @@ interface ArgoEntry {
   readonly branches: string[];
   readonly target: WindowTarget;
   readonly perCluster: boolean;
+  /** Where it deploys from, and its own namespace. */
+  readonly release?: Pick<ReleaseTarget, 'repoUrl' | 'branch' | 'path' | 'applicationNamespace'>;
 }
 
 /**
@@ -202,6 +230,7 @@ function argoEntriesByStage(objects: ManifestObject[], fleet: FleetFacts): Map<s
         clusters: uniqueSorted([cluster, destination.name, destination.server].filter((c): c is string => typeof c === 'string' && c !== '')),
       },
       perCluster: o.cluster !== '',
+      release: releaseSource([o.obj.spec?.source, ...(o.obj.spec?.sources ?? [])], o.obj.metadata?.namespace),
     });
   }
   return byStage;
@@ -229,6 +258,7 @@ function applicationSetEntries(appSet: any, fleet: FleetFacts): ArgoEntry[] {
         clusters: uniqueSorted([cluster, fleet.serverOf.get(cluster) ?? cluster]),
       },
       perCluster: false,
+      release: releaseSource(app.sources, app.namespace),
     });
   }
   return entries;
@@ -277,6 +307,8 @@ function kargoStageFacts(o: ManifestObject, ctx: StageReadContext): KargoStageFa
     clusters: uniqueSorted(argo.flatMap((a) => (a.cluster ? [a.cluster] : []))),
     releaseBranches: uniqueSorted(argo.flatMap((a) => a.branches)),
     targets: argo.map((a) => a.target),
+    releases: argo.flatMap((a) => (a.cluster && a.release
+      ? [{ cluster: a.cluster, kargoStage: stageName, application: a.target.application, ownArgoCd: a.perCluster, ...a.release }] : [])),
     perCluster: argo.length > 0 && argo.every((a) => a.perCluster),
   };
 }
@@ -314,6 +346,7 @@ function waveOf(members: KargoStageFacts[], depth: Map<string, number>): { depth
       checks: uniqueSorted(members.flatMap((m) => m.checks)),
       releaseBranches: uniqueSorted(members.flatMap((m) => m.releaseBranches)),
       targets: members.flatMap((m) => m.targets),
+      releases: members.flatMap((m) => m.releases).sort((a, b) => compare(a.cluster, b.cluster) || compare(a.kargoStage, b.kargoStage)),
     } as WaveModel,
   };
 }
@@ -347,6 +380,13 @@ function isProduction(stage: string, clusters: string[], fleet: FleetFacts): boo
   const known = clusters.filter((c) => fleet.tierOf.has(c));
   if (clusters.length > 0 && known.length === clusters.length) return known.every((c) => tiers.includes(fleet.tierOf.get(c)!));
   return /^prod/.test(stage);
+}
+
+/** The first source that deploys a branch of a repository. */
+function releaseSource(sources: any[], namespace: unknown): ArgoEntry['release'] {
+  const source = sources.find((s) => typeof s?.repoURL === 'string' && typeof s?.targetRevision === 'string');
+  if (!source) return undefined;
+  return { repoUrl: source.repoURL, branch: source.targetRevision, path: String(source.path ?? ''), applicationNamespace: String(namespace ?? '') };
 }
 
 function revisionsOf(spec: any): string[] {
