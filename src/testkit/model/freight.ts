@@ -49,6 +49,8 @@ export class SimulatedFreight {
   }
 
   public readonly name: string;
+  /** The Freight's alias (`ctx.targetFreight.alias`; Kargo names each Freight like `wiggly-dog`). */
+  public alias = '';
 
   constructor(
     public readonly warehouse: string,

@@ -160,7 +160,7 @@ function expressionEnv(step: InflatedStep, run: StepRun, fns: ExprFunctions): Re
       project: run.env.project,
       stage: run.env.stage,
       promotion: run.env.promotion,
-      targetFreight: { name: run.freight.name, alias: '', origin: { name: run.freight.warehouse } },
+      targetFreight: { name: run.freight.name, alias: run.freight.alias, origin: { name: run.freight.warehouse } },
       meta: { promotion: { actor: run.env.actor ?? 'model', rollback: false }, step: { alias: step.alias } },
     },
   };
