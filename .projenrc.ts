@@ -77,8 +77,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // non-jsii runtime dependencies: bundled, never in a public signature
-  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0', '@prometheus-io/lezer-promql@~0.305.0', '@lezer/lr@^1.4.2', '@lezer/highlight@^1.2.1'],
-  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', '@prometheus-io/lezer-promql', '@lezer/lr', '@lezer/highlight'],
+  deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0', '@prometheus-io/lezer-promql@~0.305.0', '@lezer/lr@^1.4.2', '@lezer/highlight@^1.2.1',
+    'js-yaml@^5.5.0'],
+  // js-yaml: `status` reads a whole fleet's synthesized output (12 MB of the documents it needs at
+  // 100 clusters x 1000 apps), which it parses ten times faster than the yaml package
+  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', '@prometheus-io/lezer-promql', '@lezer/lr', '@lezer/highlight', 'js-yaml'],
   devDeps: [
     'cdk8s-cli@^2.207.0',
     'vitest@~4.1.9',
@@ -101,6 +104,7 @@ project.package.addField('exports', {
   './cli': { types: './lib/src/cli/index.d.ts', default: './lib/src/cli/index.js' },
   './cli/plan-output.schema.json': './lib/src/cli/plan-output.schema.json',
   './cli/validate-output.schema.json': './lib/src/cli/validate-output.schema.json',
+  './cli/status-output.schema.json': './lib/src/cli/status-output.schema.json',
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
@@ -114,9 +118,9 @@ project.package.addField('typesVersions', {
 });
 // require(esm) without a flag: Node 20.19.0 and 22.12.0 (21 and 22.0-22.11 need --experimental-require-module)
 project.package.addEngine('node', '^20.19.0 || >=22.12.0');
-// the JSON Schemas of `plan --json` and `validate --json`, beside the CLI that prints them (jsii
+// the JSON Schemas of `plan --json`, `validate --json` and `status --json`, beside the CLI that prints them (jsii
 // compiles TypeScript only)
-project.compileTask.exec('cp src/cli/plan-output.schema.json src/cli/validate-output.schema.json lib/src/cli/');
+project.compileTask.exec('cp src/cli/plan-output.schema.json src/cli/validate-output.schema.json src/cli/status-output.schema.json lib/src/cli/');
 // the change-review command line (`npx cdk8s-gitops-platform plan|validate`): src/cli, TypeScript only
 project.addBins({ 'cdk8s-gitops-platform': 'lib/src/cli/main.js' });
 

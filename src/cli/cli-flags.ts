@@ -17,6 +17,11 @@ export interface CommandSpec {
   readonly synopsis: string[];
   readonly description: string;
   readonly flags: FlagSpec[];
+  /**
+   * The command's exit codes, when they are not the plan's and validate's.
+   * @default EXIT_CODES
+   */
+  readonly exitCodes?: string;
 }
 
 const HELP: FlagSpec = { name: 'help', help: 'print this usage and exit 0' };
@@ -77,7 +82,34 @@ export const VERSION: CommandSpec = {
   flags: [HELP],
 };
 
-export const COMMANDS: CommandSpec[] = [PLAN, VALIDATE, VERSION];
+export const STATUS: CommandSpec = {
+  name: 'status',
+  synopsis: ['cdk8s-gitops-platform status [--release-repo <path or url>] [--app|--stage|--cluster <filter>] [--has|--lacks <artifact>@<version>] [--live] [options]'],
+  description: 'reads the release record back: for each app, stage, wave and cluster, the Freight and artifact versions its\n'
+    + 'release branch renders, when they were promoted and how many promotions ago the cluster last changed; clusters the\n'
+    + 'synthesized plan targets but no branch renders yet, and folders left for clusters no longer targeted there. With\n'
+    + '--live, Argo CD\'s sync, health and synced revision and Kargo\'s Freight per Stage, with drift flagged. Reads only',
+  flags: [
+    { name: 'release-repo', value: 'path or url', help: 'read this clone (in place) or URL (fetched into a temporary repository) instead of the apps\' own release repositories; <apps\' url>=<path or url> for one of several' },
+    { name: 'dir', value: 'synthesized dir', help: 'read the plan from this synthesized directory instead of synthesizing the working tree' },
+    { name: 'app', value: 'name', help: 'only these apps (repeatable, comma-separated, * globs)' },
+    { name: 'stage', value: 'name', help: 'only these pipeline stages, waves or Kargo Stages (repeatable, comma-separated, * globs)' },
+    { name: 'cluster', value: 'name or selector', help: 'only these clusters (names, * globs) and label selector terms as kubectl -l writes them (tier=prod, ring!=canary, region in (a,b))' },
+    { name: 'has', value: 'artifact@version', help: 'list the selected clusters that have this release (image tag or digest, chart version, commit); exit 1 unless all have it' },
+    { name: 'lacks', value: 'artifact@version', help: 'list the selected clusters that lack this release, with what they have; exit 1 unless all have it' },
+    { name: 'history', value: 'n', help: 'commits read per release branch (default 50): a folder unchanged for longer reads "at least n promotions ago"' },
+    { name: 'live', help: 'also read Argo CD Applications and Kargo Stages on the hub (read only) and flag drift; exit 1 on drift' },
+    { name: 'kubeconfig', value: 'file', help: 'the hub\'s kubeconfig for --live (default: $KUBECONFIG, else ~/.kube/config)' },
+    { name: 'context', value: 'name', help: 'the kubeconfig context for --live (default: its current-context)' },
+    { ...JSON_FLAG, help: 'print the result as JSON (schemaVersion 1, src/cli/status-output.schema.json) instead of Markdown' },
+    QUIET,
+    HELP,
+  ],
+  exitCodes: `exit codes: 0 the answer is yes (every selected cluster has the --has/--lacks release; with --live, no drift;
+  without either, the report was written), 1 some selected cluster lacks the release or drifts, 2 usage, git or API error`,
+};
+
+export const COMMANDS: CommandSpec[] = [PLAN, VALIDATE, STATUS, VERSION];
 
 /** The usage of one command: synopsis, description, every option, exit codes. */
 export function usageOf(command: CommandSpec): string {
@@ -91,7 +123,7 @@ export function usageOf(command: CommandSpec): string {
     'options:',
     ...command.flags.map((f) => `  ${flagLabel(f).padEnd(width)}  ${f.help}`),
     '',
-    EXIT_CODES,
+    command.exitCodes ?? EXIT_CODES,
   ].join('\n');
 }
 
@@ -101,6 +133,7 @@ ${COMMANDS.flatMap((c) => c.synopsis).map((s) => `  ${s}`).join('\n')}
 
 plan      the change per app as Markdown (or JSON), with change standards and risks
 validate  the pinned schemas and the live controllers' model on a directory of YAML
+status    what runs where: each cluster's release from the release branches (and, with --live, the hub)
 version   the package version
 
 \`cdk8s-gitops-platform <command> --help\` documents every option.

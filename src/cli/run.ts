@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { APPLICATIONS_SYNC_POLICIES } from './argocd-transition';
 import { activeFreezes, ChangeRule, changeRules, ChangeRulesConfig, checkChange } from './change-rules';
-import { Flags, countFlag, packageVersion, parseFlags, PLAN, USAGE, usageOf, VALIDATE, VERSION } from './cli-flags';
+import { Flags, countFlag, packageVersion, parseFlags, PLAN, STATUS, USAGE, usageOf, VALIDATE, VERSION } from './cli-flags';
 import { loadPair, ManifestPair } from './manifest-pair';
 import { ManifestSet } from './manifest-set';
 import { planOutput } from './plan-json';
@@ -11,6 +11,7 @@ import { Progress } from './progress';
 import { diffTrees, PlanChange } from './release-diff';
 import { ModelOptions } from './release-model';
 import { riskFlags, RiskOptions } from './risk-flags';
+import { status } from './status/status-command';
 import { defaultBase, hasCommit, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
 import { validate } from './validate-command';
 import { describe, show, within } from '../util/errors';
@@ -65,8 +66,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const flags = parseFlags(rest, VALIDATE);
       return flags.switches.has('help') ? help(io, usageOf(VALIDATE)) : validate(flags, io);
     }
+    if (command === 'status') {
+      const flags = parseFlags(rest, STATUS);
+      return flags.switches.has('help') ? help(io, usageOf(STATUS)) : await status(flags, io);
+    }
     if (command === 'help') {
-      const spec = [PLAN, VALIDATE, VERSION].find((c) => c.name === rest[0]);
+      const spec = [PLAN, VALIDATE, STATUS, VERSION].find((c) => c.name === rest[0]);
       return help(io, spec ? usageOf(spec) : USAGE);
     }
     if (command === undefined || command === '--help' || command === '-h') {
