@@ -26,6 +26,38 @@ export interface BranchReads {
 /** The release branches of every repository, by normalized repository URL (see `normalizeRepo`). */
 export type ReleaseReads = Map<string, BranchReads>;
 
+/** The app a release branch belongs to: `rendered/<app>/<stage>` (app names hold no `/`). */
+export function appOfBranch(branch: string): string {
+  return branch.split('/')[1] ?? '';
+}
+
+// the histories of each repository by app, indexed once: a fleet has thousands of apps and branches
+const byAppIndex = new WeakMap<BranchReads, Map<string, BranchHistory[]>>();
+
+/** The release branches read of one app. */
+function historiesOf(read: BranchReads | undefined, app: string): BranchHistory[] {
+  if (!read) return [];
+  let index = byAppIndex.get(read);
+  if (!index) {
+    index = new Map();
+    for (const h of read.histories.values()) {
+      const list = index.get(appOfBranch(h.ref.branch));
+      if (list) list.push(h);
+      else index.set(appOfBranch(h.ref.branch), [h]);
+    }
+    byAppIndex.set(read, index);
+  }
+  return index.get(app) ?? [];
+}
+
+// a fleet's tens of thousands of targets name a handful of repositories
+const normalized = new Map<string, string>();
+function repoKey(url: string): string {
+  let key = normalized.get(url);
+  if (key === undefined) normalized.set(url, key = normalizeRepo(url));
+  return key;
+}
+
 /** The apps `selection` picks, with the stages and clusters it picks. */
 export function selectedApps(plan: StatusPlan, selection: StatusSelection): AppModel[] {
   return plan.apps.filter((a) => selection.app(a.name));
@@ -79,7 +111,7 @@ function clusterStatus(app: AppModel, target: ReleaseTarget, reads: ReleaseReads
     applicationNamespace: target.applicationNamespace,
     ownArgoCd: target.ownArgoCd,
   };
-  const read = reads.get(normalizeRepo(target.repoUrl));
+  const read = reads.get(repoKey(target.repoUrl));
   const history = read?.histories.get(target.branch);
   const head = history?.commits[0];
   if (!history || !head) return { ...base, state: 'not-rendered', reason: 'no-branch', ...renderedOn(app, target, reads) };
@@ -96,10 +128,8 @@ function clusterStatus(app: AppModel, target: ReleaseTarget, reads: ReleaseReads
 
 /** The other branches of the app whose head has a folder for the cluster: where a moved cluster still is. */
 function renderedOn(app: AppModel, target: ReleaseTarget, reads: ReleaseReads): { renderedOn?: string[] } {
-  const read = reads.get(normalizeRepo(target.repoUrl));
-  if (!read) return {};
-  const on = [...read.histories.values()]
-    .filter((h) => h.ref.branch !== target.branch && h.ref.branch.startsWith(appBranchPrefix(app.name)) && h.commits[0]?.folders.has(target.path))
+  const on = historiesOf(reads.get(repoKey(target.repoUrl)), app.name)
+    .filter((h) => h.ref.branch !== target.branch && h.commits[0]?.folders.has(target.path))
     .map((h) => h.ref.branch).sort();
   return on.length > 0 ? { renderedOn: on } : {};
 }
@@ -137,12 +167,11 @@ function orphansOf(app: AppModel, selection: StatusSelection, reads: ReleaseRead
   const rendersHere = new Set(targets.map((t) => `${t.branch}\n${t.path}`));
   const stageOfBranch = new Map(app.stages.flatMap((s) => s.waves.flatMap((w) =>
     w.releases.map((r) => [r.branch, [s.name, w.name, r.kargoStage]] as const))));
-  const repos = new Set(targets.map((t) => normalizeRepo(t.repoUrl)));
+  const repos = new Set(targets.map((t) => repoKey(t.repoUrl)));
   const out: OrphanFolder[] = [];
   for (const repo of repos) {
-    for (const history of reads.get(repo)?.histories.values() ?? []) {
+    for (const history of historiesOf(reads.get(repo), app.name)) {
       const branch = history.ref.branch;
-      if (!branch.startsWith(appBranchPrefix(app.name))) continue;
       const names = stageOfBranch.get(branch) ?? [branch.slice(appBranchPrefix(app.name).length)];
       if (!names.some((n) => selection.stage(n))) continue;
       for (const folder of [...history.commits[0]?.folders.keys() ?? []].sort()) {

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { appBranchPrefix, applyQuery, buildStatus, ReleaseReads, releasesOf, selectedApps, selectedTargets, StatusSelection } from './fleet-status';
+import { appOfBranch, applyQuery, buildStatus, ReleaseReads, releasesOf, selectedApps, selectedTargets, StatusSelection } from './fleet-status';
 import { GitObjects } from './git-objects';
 import { KubeApi, kubeTarget } from './kube-api';
 import { addLive } from './live-status';
@@ -119,9 +119,8 @@ async function readReleaseBranches(plan: StatusPlan, selection: StatusSelection,
     const repo = ctx.progress.aroundSync(`${fs.existsSync(path.resolve(ctx.io.cwd, location)) ? 'opening' : 'fetching'} ${location}`,
       () => ReleaseRepository.open(location, ctx.io.cwd, ctx.scratch.dir, ctx.history.limit + 1));
     const refs = repo.branches();
-    const wanted = apps.filter((a) => selectedTargets(a, selection).some((t) => normalizeRepo(t.repoUrl) === key))
-      .map((a) => appBranchPrefix(a.name));
-    const toRead = [...refs.values()].filter((r) => wanted.some((p) => r.branch.startsWith(p)));
+    const wanted = new Set(apps.filter((a) => selectedTargets(a, selection).some((t) => normalizeRepo(t.repoUrl) === key)).map((a) => a.name));
+    const toRead = [...refs.values()].filter((r) => wanted.has(appOfBranch(r.branch)));
     const objects = repo.objects();
     ctx.readers.push(objects);
     const histories = await ctx.progress.around(`reading ${toRead.length} release branches of ${repo.label}`, () => readHistories(objects, toRead, ctx.history));

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { load } from 'js-yaml';
+import { CLUSTER_VARIABLES } from '../../contracts/cluster-variables';
 import { PlatformLabels } from '../../contracts/labels';
 import { LegacyArtifact, RecordedKind } from '../../contracts/release-record';
 import { listYamlFiles } from '../../testkit/yaml-files';
@@ -38,18 +39,23 @@ const DOCUMENT_START = /^---[ \t]*$/m;
 /** Reads the plan from a synthesized directory (see `KINDS`). */
 export function loadStatusPlan(dir: string, options: ModelOptions = {}): StatusPlan {
   const objects: Array<{ file: string; obj: any }> = [];
+  const rendered = new Map<string, Record<string, string>>();
   for (const file of listYamlFiles(dir)) {
     const rel = path.relative(dir, file).split(path.sep).join('/');
     for (const doc of fs.readFileSync(file, 'utf8').split(DOCUMENT_START)) {
       const kind = KIND.exec(doc)?.[1];
       if (kind === undefined || !KINDS.has(kind)) continue;
+      if (kind === 'Stage') renderedClusterLabels(doc, rendered);
       const obj = parseDocument(rel, kind === 'Stage' ? withoutBlock(doc, 'promotionTemplate') : doc) ?? parseDocument(rel, doc, true);
       if (obj !== null && typeof obj === 'object') objects.push({ file: rel, obj });
     }
   }
   const set = ManifestSet.fromObjects(objects);
   const apps = [...readModels(set, options).values()].sort((a, b) => compare(a.name, b.name));
-  return { apps, artifacts: artifactsOf(set, apps), clusterLabels: clusterLabelsOf(set.ofGroup(FLEET_GROUP)) };
+  const clusterLabels = clusterLabelsOf(set.ofGroup(FLEET_GROUP));
+  // a cluster with its own Argo CD has no cluster Secret on the hub: its attributes come from its render
+  for (const [cluster, labels] of rendered) if (!clusterLabels.has(cluster)) clusterLabels.set(cluster, labels);
+  return { apps, artifacts: artifactsOf(set, apps), clusterLabels };
 }
 
 /**
@@ -77,6 +83,35 @@ function withoutBlock(doc: string, key: string): string {
   rest.lastIndex = start + 1;
   const end = rest.exec(doc);
   return doc.slice(0, start) + (end ? doc.slice(end.index) : '\n');
+}
+
+const VAR_NAME = /^\s+- name: (\S+)\s*$/;
+const VAR_VALUE = /^\s+value: (.*?)\s*$/;
+
+/**
+ * The attributes each render step of a Stage gives its cluster (`vars` of the render task call:
+ * `contracts/cluster-variables.ts`), as the labels the fleet's cluster Secrets carry them under
+ * (`gitops-platform.io/<attribute>`), read from the text without parsing the steps.
+ */
+function renderedClusterLabels(doc: string, into: Map<string, Record<string, string>>): void {
+  const lines = doc.split('\n');
+  let vars: Record<string, string> = {};
+  const flush = () => {
+    const given = CLUSTER_VARIABLES.filter((v) => vars[v] !== undefined);
+    if (vars.cluster) into.set(vars.cluster, Object.fromEntries(given.map((v) => [labelOf(v), vars[v]])));
+    vars = {};
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s+- as: /.test(lines[i])) flush();
+    const name = VAR_NAME.exec(lines[i])?.[1];
+    const value = name !== undefined ? VAR_VALUE.exec(lines[i + 1] ?? '')?.[1] : undefined;
+    if (name !== undefined && value !== undefined) vars[name] = value.startsWith('"') ? String(load(value)) : value;
+  }
+  flush();
+}
+
+function labelOf(variable: string): string {
+  return variable === 'cluster' ? PlatformLabels.CLUSTER : `${PlatformLabels.PREFIX}/${variable}`;
 }
 
 function artifactsOf(set: ManifestSet, apps: AppModel[]): Map<string, PlanArtifact[]> {
