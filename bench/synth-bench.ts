@@ -16,6 +16,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runPlanCases } from './plan-bench';
+import { runStatusCases } from './status-bench';
 
 const samples = Number(process.argv[2] ?? 3);
 const scenarios = process.argv.length > 3 ? process.argv.slice(3)
@@ -89,3 +90,5 @@ if (small && large) {
 }
 // the plan case with the default scenarios (alone: npx tsx bench/plan-bench.ts <samples> plan-100x1000)
 if (process.argv.length <= 3) runPlanCases(['plan-100x1000'], samples);
+// the status case with the default scenarios (alone: npx tsx bench/status-bench.ts <samples> status-100x1000)
+if (process.argv.length <= 3) runStatusCases(['status-100x1000'], samples);
