@@ -15,3 +15,5 @@ export type { PlanExtras } from './plan-markdown';
 export { run, DIRECTORY_CHECKS, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, EXIT_DETAILED_CHANGES, EXIT_DETAILED_ERROR } from './run';
 export { WARNING_CODES, isKubernetesApi } from './validate-command';
 export type { CliIo } from './run';
+// `status --json` as scripts read it (schema: cli/status-output.schema.json)
+export type { StatusOutput, AppStatus, StageStatus, WaveStatus, ClusterStatus, ReleaseOutput, LiveCluster, QueryOutput } from './status/status-model';

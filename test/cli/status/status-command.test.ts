@@ -124,6 +124,16 @@ describe('status from Git', () => {
     }
   });
 
+  test('--help documents every option and the exit codes; an unknown option is a usage error', async () => {
+    const help = await status('--help');
+    expect(help.code).toBe(0);
+    for (const flag of ['--release-repo', '--dir', '--app', '--stage', '--cluster', '--has', '--lacks', '--history', '--live', '--kubeconfig', '--context', '--json', '--quiet']) {
+      expect(help.out).toContain(`  ${flag}`);
+    }
+    expect(help.out).toContain('exit codes: 0 the answer is yes');
+    expect(await status('--hass', 'x')).toMatchObject({ code: 2 });
+  });
+
   test('usage errors name the fix and exit 2; credentials in a URL are refused without being echoed', async () => {
     expect(await status('--dir', 'before', '--app', 'apx')).toMatchObject({ code: 2, err: 'error: --app matches nothing the synthesized apps define, got "apx"; did you mean "api"?\n' });
     expect((await status('--dir', 'before', '--release-repo', 'releases.git', '--has', 'api')).err).toContain('--has names no version, got "api"; write --has <artifact>@<version>');
