@@ -93,21 +93,30 @@ export function planBench(scenario: string, samples: number): string {
   const dir = path.join(root, '.bench', scenario);
   const { repo, cli, changedApp } = setUpPlanRepo(dir, clusters, apps);
   try {
-    const runs = Array.from({ length: samples }, () => planOnce(repo, cli, changedApp, apps));
-    const mid = (key: 'wallMs' | 'cpuMs') => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-    const sec = (ms: number) => (ms / 1000).toFixed(1);
-    return `| ${scenario}: plan --base of a one-app change | ${sec(mid('wallMs'))} | ${sec(mid('cpuMs'))} `
-      + `| ${runs.map((r) => `${sec(r.wallMs)}/${sec(r.cpuMs)}`).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${os.cpus().length} |`;
+    return sampleRow(`${scenario}: plan --base of a one-app change`, Array.from({ length: samples }, () => planOnce(repo, cli, changedApp, apps)));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** A table row of a timed case: the median wall and CPU, every sample, the load at each start. */
+export function sampleRow(label: string, runs: PlanSample[]): string {
+  const mid = (key: 'wallMs' | 'cpuMs') => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const sec = (ms: number) => (ms / 1000).toFixed(1);
+  return `| ${label} | ${sec(mid('wallMs'))} | ${sec(mid('cpuMs'))} `
+    + `| ${runs.map((r) => `${sec(r.wallMs)}/${sec(r.cpuMs)}`).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${os.cpus().length} |`;
+}
+
+/** Prints the header of a table of timed cases. */
+export function printTableHeader(what: string): void {
+  console.log(`\n| ${what} case | wall s (median) | CPU s (median) | samples wall/CPU s | loadavg at each start | cores |`);
+  console.log('| --- | ---: | ---: | --- | --- | ---: |');
+}
+
 /** Prints the table of the plan cases, if any (target: under 20 s wall at 100 × 1000 on 2 cores). */
 export function runPlanCases(scenarios: string[], samples: number): void {
   if (scenarios.length === 0) return;
-  console.log('\n| plan case | wall s (median) | CPU s (median) | samples wall/CPU s | loadavg at each start | cores |');
-  console.log('| --- | ---: | ---: | --- | --- | ---: |');
+  printTableHeader('plan');
   for (const scenario of scenarios) console.log(planBench(scenario, samples));
 }
 

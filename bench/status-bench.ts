@@ -14,10 +14,9 @@
  */
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { generateReleaseRepo } from './generated-release-repo';
-import { PlanSample, setUpPlanRepo } from './plan-bench';
+import { PlanSample, printTableHeader, sampleRow, setUpPlanRepo } from './plan-bench';
 
 const root = path.join(__dirname, '..');
 
@@ -47,13 +46,7 @@ export function statusBench(scenario: string, samples: number): string[] {
     const started = Date.now();
     const generated = generateReleaseRepo(synthesized, path.join(dir, 'releases.git'));
     console.error(`${scenario}: release repository of ${generated.branches} branches, ${generated.commits} commits generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const sec = (ms: number) => (ms / 1000).toFixed(1);
-    const row = (what: string, args: string[]) => {
-      const runs = Array.from({ length: samples }, () => statusOnce(repo, cli, args, generated.rendered));
-      const mid = (key: 'wallMs' | 'cpuMs') => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-      return `| ${scenario}: ${what} | ${sec(mid('wallMs'))} | ${sec(mid('cpuMs'))} `
-        + `| ${runs.map((r) => `${sec(r.wallMs)}/${sec(r.cpuMs)}`).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${os.cpus().length} |`;
-    };
+    const row = (what: string, args: string[]) => sampleRow(`${scenario}: ${what}`, Array.from({ length: samples }, () => statusOnce(repo, cli, args, generated.rendered)));
     return [
       row(`status of ${generated.branches} release branches, synthesizing the working tree`, ['--release-repo', '../releases.git']),
       row('status --dir (already synthesized)', ['--dir', synthesized, '--release-repo', '../releases.git']),
@@ -66,8 +59,7 @@ export function statusBench(scenario: string, samples: number): string[] {
 /** Prints the table of the status cases, if any (target: under 30 s wall at 100 × 1000 from a local clone). */
 export function runStatusCases(scenarios: string[], samples: number): void {
   if (scenarios.length === 0) return;
-  console.log('\n| status case | wall s (median) | CPU s (median) | samples wall/CPU s | loadavg at each start | cores |');
-  console.log('| --- | ---: | ---: | --- | --- | ---: |');
+  printTableHeader('status');
   for (const scenario of scenarios) statusBench(scenario, samples).forEach((r) => console.log(r));
 }
 
