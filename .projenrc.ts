@@ -77,11 +77,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // non-jsii runtime dependencies: bundled, never in a public signature
+  // secretlint: the test kit's scan of a user's output for credentials (`scanForSecrets`, `validate`);
+  // 11.x is the last line that runs on Node 20 (12 and later need Node 22)
   deps: ['semver@^7.7.2', 'yaml@^2.8.1', 'ajv@^8.17.1', 'ajv-formats@^3.0.1', '@marcbachmann/cel-js@^8.0.0', '@prometheus-io/lezer-promql@~0.305.0', '@lezer/lr@^1.4.2', '@lezer/highlight@^1.2.1',
-    'js-yaml@^5.5.0'],
+    'js-yaml@^5.5.0', '@secretlint/core@~11.7.1', '@secretlint/secretlint-rule-preset-recommend@~11.7.1'],
   // js-yaml: `status` reads a whole fleet's synthesized output (12 MB of the documents it needs at
   // 100 clusters x 1000 apps), which it parses ten times faster than the yaml package
-  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', '@prometheus-io/lezer-promql', '@lezer/lr', '@lezer/highlight', 'js-yaml'],
+  bundledDeps: ['semver', 'yaml', 'ajv', 'ajv-formats', '@marcbachmann/cel-js', '@prometheus-io/lezer-promql', '@lezer/lr', '@lezer/highlight', 'js-yaml',
+    '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend'],
   devDeps: [
     'cdk8s-cli@^2.207.0',
     'vitest@~4.1.9',

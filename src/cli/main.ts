@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { run } from './run';
+import { redactSecrets } from '../util/redact';
 
 // The `cdk8s-gitops-platform` command (package.json `bin`); see run.ts for the commands.
 run(process.argv.slice(2), {
@@ -10,6 +11,6 @@ run(process.argv.slice(2), {
 }).then((code) => {
   process.exitCode = code;
 }, (e) => {
-  process.stderr.write(`error: ${(e as Error).message}\n`);
+  process.stderr.write(redactSecrets(`error: ${(e as Error).message}\n`));
   process.exitCode = 2;
 });

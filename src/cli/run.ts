@@ -15,6 +15,7 @@ import { status } from './status/status-command';
 import { defaultBase, hasCommit, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
 import { validate } from './validate-command';
 import { describe, show, within } from '../util/errors';
+import { redactSecrets } from '../util/redact';
 
 export { DIRECTORY_CHECKS } from './validate-command';
 export { USAGE } from './cli-flags';
@@ -48,8 +49,14 @@ export const EXIT_DETAILED_CHANGES = 2;
 
 const DEFAULT_CONFIG = '.gitops-platform.json';
 
-/** Runs the CLI; returns the exit code. Errors meant for the user are printed without a stack. */
-export async function run(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs the CLI; returns the exit code. Errors meant for the user are printed without a stack.
+ * Everything it prints (the plan's Markdown and JSON, validation findings, errors, progress)
+ * passes through the library's one redaction rule: the manifests it reads may hold a credential
+ * (a hand edit, an older synthesis), and a CI log must not repeat it.
+ */
+export async function run(argv: string[], output: CliIo): Promise<number> {
+  const io: CliIo = { ...output, stdout: text => output.stdout(redactSecrets(text)), stderr: text => output.stderr(redactSecrets(text)) };
   const [command, ...rest] = argv;
   const errorCode = command === 'plan' && rest.includes('--detailed-exitcode') ? EXIT_DETAILED_ERROR : EXIT_USAGE;
   try {
@@ -158,7 +165,7 @@ async function plan(flags: Flags, io: CliIo): Promise<number> {
     const risks = riskFlags(change, riskOptions);
     const extras = { risks, note };
     const markdown = renderPlan(change, violations, label, freezes, extras);
-    if (values.report !== undefined) fs.writeFileSync(path.resolve(io.cwd, values.report), markdown);
+    if (values.report !== undefined) fs.writeFileSync(path.resolve(io.cwd, values.report), redactSecrets(markdown));
     if (switches.has('json')) io.stdout(`${JSON.stringify(planOutput(change, label, rules, violations, risks, freezes, note), null, 2)}\n`);
     else if (switches.has('comment')) io.stdout(renderComment(change, violations, label, freezes, { ...extras, reportFile: values.report }));
     else io.stdout(markdown);

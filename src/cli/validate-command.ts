@@ -8,6 +8,7 @@ import { UsageError } from './synth-tree';
 import { formatIssues, ManifestIssue } from '../testkit/manifest-issue';
 import { validateManifests } from '../testkit/manifest-validator';
 import { simulateManifestDirectory } from '../testkit/model/simulate-controllers';
+import { scanForSecrets } from '../testkit/secret-scan';
 import { listYamlFiles } from '../testkit/yaml-files';
 import { describe } from '../util/errors';
 
@@ -51,7 +52,7 @@ export function isKubernetesApi(apiVersion: string): boolean {
 }
 
 /** `validate [dir]`: see the usage. */
-export function validate(flags: Flags, io: ValidateIo): number {
+export async function validate(flags: Flags, io: ValidateIo): Promise<number> {
   if (flags.positional.length > 1) {
     throw new UsageError(describe('validate', flags.positional.join(' '), 'takes one directory', 'pass one, or none for the cdk8s output directory'));
   }
@@ -61,8 +62,10 @@ export function validate(flags: Flags, io: ValidateIo): number {
   const skip = new Set((flags.values['skip-kind'] ?? '').split(',').map((k) => k.trim()).filter(Boolean));
   let raw: ManifestIssue[];
   try {
-    raw = new Progress(io, flags.switches.has('quiet')).aroundSync(`validating ${path.relative(io.cwd, dir) || '.'}`,
-      () => DIRECTORY_CHECKS.flatMap((check) => check(dir, crdsDir)));
+    const progress = new Progress(io, flags.switches.has('quiet'));
+    raw = progress.aroundSync(`validating ${path.relative(io.cwd, dir) || '.'}`, () => DIRECTORY_CHECKS.flatMap((check) => check(dir, crdsDir)));
+    // every file a synthesis writes, reports included, through a well-kept scanner's rules
+    raw.push(...await progress.around(`scanning ${path.relative(io.cwd, dir) || '.'} for secrets`, () => scanForSecrets(dir)));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

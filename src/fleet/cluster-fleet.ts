@@ -14,6 +14,7 @@ import { field, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, reportValue, show } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
+import { refuseSecretMaterial } from '../util/secret-material';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
 
 /**
@@ -205,6 +206,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     if (nsProblem) fail(subject, prop('argoCdNamespace'), this.argoCdNamespace, nsProblem, 'use the namespace Argo CD runs in');
 
     this.topology = props.topology ?? ArgoCdTopology.central();
+    // credentials first, alone: no other check gets to quote one (the clusters are walked as they are added)
+    refuseSecretMaterial(subject, { ...props, clusters: undefined });
     const problems = new ProblemList(subject);
     reportValue(problems, prop('topology'), this.topology);
     const shards = props.applicationControllerShards;
@@ -234,6 +237,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
    */
   public addCluster(options: ClusterOptions): Cluster {
     const subject = `ClusterFleet '${this.fleetName}'`;
+    refuseSecretMaterial(`${subject}: cluster ${show(options?.name)}`, options);
     const cluster = Cluster._define(options, subject, this.topology);
     if (this._clusters.has(cluster.name)) {
       fail(subject, field('cluster', prop('name')), cluster.name, 'is already used in this fleet', 'give every cluster a unique name');

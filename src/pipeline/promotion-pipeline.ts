@@ -12,6 +12,7 @@ import { call, constant, field as fieldOf, fieldText, hint, memberCall, num, pro
 import { toGoDuration } from '../util/duration';
 import { describe, fail, ProblemList, reportValue, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
+import { refuseSecretMaterial } from '../util/secret-material';
 import { verificationProblems } from '../verification/render';
 import { Verification } from '../verification/verification';
 
@@ -211,6 +212,8 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
   constructor(scope: Construct, id: string, props: PromotionPipelineProps = {}) {
     super(scope, id);
     this.pipelineName = id;
+    // credentials first, alone: no other check gets to quote one (stages are walked as they are added)
+    refuseSecretMaterial(`PromotionPipeline '${id}'`, { ...props, stages: undefined });
     this.waveBudget = { ...props.waveBudget ?? {} };
     checkWaveBudget(`PromotionPipeline '${id}'`, fieldText(prop('waveBudget')), this.waveBudget);
     this.freezes = [...props.freezes ?? []];
@@ -230,6 +233,7 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
    */
   public addStage(options: PipelineStageOptions): PipelineStage {
     const subject = `PromotionPipeline '${this.pipelineName}'`;
+    refuseSecretMaterial(`${subject}: stage ${show(options?.name)}`, options);
     const problem = dns1123LabelProblem(options.name ?? '');
     if (problem) fail(subject, fieldOf('stage', prop('name')), options.name, problem, 'use a short DNS-1123 label such as "prod"');
     if (this._stages.some(s => s.name === options.name)) {

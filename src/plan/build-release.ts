@@ -21,6 +21,7 @@ import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { checkFreezes } from '../pipeline/freeze-checks';
 import { call, hint, prop, str, struct } from '../util/code-hint';
 import { describe, ProblemList } from '../util/errors';
+import { refuseSecretMaterial } from '../util/secret-material';
 import { RenderedVerification } from '../verification/render';
 import { Verification } from '../verification/verification';
 
@@ -43,6 +44,8 @@ export type NameClaims = (problems: ProblemList, plan: ReleasePlan | undefined) 
  * @internal
  */
 export function buildAppRelease(subject: string, appName: string, props: PlatformAppProps, claimNames?: NameClaims): AppRelease {
+  // credentials first, alone: no other check gets to quote one
+  refuseSecretMaterial(subject, props);
   const problems = new ProblemList(subject);
   checkAppProps(problems, appName, props);
   const freezes = checkFreezes(problems, prop('freezes'), props.freezes ?? []);

@@ -13,6 +13,7 @@ import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
 import { FileWriter } from '../synth-app/file-writer';
 import { toGoDuration } from '../util/duration';
 import { mdCode, mdText, mermaidText } from '../util/markdown';
+import { redactSecrets } from '../util/redact';
 
 /**
  * Human-readable companions of the synthesized YAML, for review in pull requests: each app's
@@ -84,7 +85,7 @@ export class PlatformReport {
     if (app.exemptions.length > 0) {
       lines.push('', 'Standards exemptions:', '', ...app.exemptions.map(e => `- ${mdCode(e.ruleId)}: ${mdText(e.justification)}`));
     }
-    return `${lines.join('\n')}\n`;
+    return redactSecrets(`${lines.join('\n')}\n`);
   }
 
   /**
@@ -116,7 +117,7 @@ export class PlatformReport {
       ...apps.flatMap(a => (PlatformApp.isPlatformApp(a) ? a.webhookReceivers : []).map(receiver => ({ receiver, project: a.plan.project }))),
     ];
     lines.push(...receiverLines(receivers));
-    return `${lines.join('\n')}\n`;
+    return redactSecrets(`${lines.join('\n')}\n`);
   }
 
   /**
@@ -125,7 +126,7 @@ export class PlatformReport {
    * hosts the Warehouses poll, and the release repositories, as Markdown.
    */
   public static renderControllerLoad(scope: IConstruct): string {
-    return `${controllerLoadMarkdown(controllerLoadOf(scope.node.root)).join('\n').replace(/^\n/, '')}\n`;
+    return redactSecrets(`${controllerLoadMarkdown(controllerLoadOf(scope.node.root)).join('\n').replace(/^\n/, '')}\n`);
   }
 
   /**

@@ -7,6 +7,7 @@ import { controllerLoadOf } from '../load/controller-load';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { field, prop } from '../util/code-hint';
 import { fail, ProblemList, show } from '../util/errors';
+import { refuseSecretMaterial } from '../util/secret-material';
 
 /**
  * Properties for `PlatformStandards`.
@@ -70,6 +71,7 @@ export class PlatformStandards extends Construct {
   constructor(scope: Construct, id: string, props: PlatformStandardsProps = {}) {
     super(scope, id);
     const subject = `PlatformStandards '${id}'`;
+    refuseSecretMaterial(subject, props);
     const percent = props.maxWavePercent ?? 50;
     if (!(percent > 0 && percent <= 100)) fail(subject, prop('maxWavePercent'), percent, 'must be in (0, 100]', 'use a percentage such as 50');
     const builtIn = [

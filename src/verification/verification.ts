@@ -28,7 +28,7 @@ export class Verification {
    * `Verification.http({ url: 'https://api.{cluster}.example.com/healthz' })`.
    */
   public static http(options: HttpVerificationOptions): Verification {
-    return new Verification(httpCheck(options));
+    return new Verification(httpCheck(options), options);
   }
 
   /**
@@ -38,7 +38,7 @@ export class Verification {
    * traffic) count as; each comparison has a documented default (an upper bound passes on both).
    */
   public static prometheus(options: PrometheusVerificationOptions): Verification {
-    return new Verification(prometheusCheck(options));
+    return new Verification(prometheusCheck(options), options);
   }
 
   /**
@@ -46,7 +46,7 @@ export class Verification {
    * each cluster: `Verification.job({ image: 'ghcr.io/acme/smoke:1.4.0', containerArgs: ['--target', 'https://api.{cluster}.example.com'] })`.
    */
   public static job(options: JobVerificationOptions): Verification {
-    return new Verification(jobCheck(options));
+    return new Verification(jobCheck(options), options);
   }
 
   /**
@@ -55,7 +55,7 @@ export class Verification {
    * its args may use `{stage}` and `{namespace}`.
    */
   public static fromTemplate(templateName: string, options: TemplateVerificationOptions = {}): Verification {
-    return new Verification(templateCheck(templateName, options));
+    return new Verification(templateCheck(templateName, options), { templateName, ...options });
   }
 
   /** What the check runs. */
@@ -77,8 +77,11 @@ export class Verification {
   private readonly build: MetricBuilder | undefined;
   private readonly companion: CheckParts['companion'];
   private readonly timing: Timing | undefined;
+  /** What the factory was given, as the user wrote it: the constructs' walk for credentials reads it. */
+  private readonly options: unknown;
 
-  private constructor(parts: CheckParts) {
+  private constructor(parts: CheckParts, options: unknown) {
+    this.options = options;
     this.kind = parts.kind;
     this.name = parts.name;
     this._args = parts.args;

@@ -89,7 +89,7 @@ describe('ClusterFleet', () => {
     ['the name is longer than 63 characters', { name: 'c'.repeat(64) }, /name must be at most 63 characters/],
     ['the server is not https', { server: 'http://c1.example.com' }, /server must use https, got "http:\/\/c1.example.com"/],
     ['the server is not a URL', { server: 'c1.example.com' }, /server must be a URL/],
-    ['the server carries credentials', { server: 'https://user:pw@c1.example.com' }, /server must not carry credentials/],
+    ['the server carries credentials', { server: 'https://user:pw@c1.example.com' }, /server (must not carry credentials|holds secret material \(credentials in a URL\))/],
     ['the provider is unknown', { provider: 'digitalocean' as CloudProvider }, /provider is not a known provider, got "digitalocean"; use one of "aws", "gcp", "azure", "oci", "on-prem"/],
     ['the provider is misspelt', { provider: 'azrue' as CloudProvider }, /provider is not a known provider, got "azrue"; did you mean "azure"\?/],
     ['the accelerator is not a known family', { accelerator: Accelerator.of('nvidia-h10O') },

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { Artifact, ManifestSource, PlatformAppProps } from '../../src';
-import { redactSecrets } from '../../src/util/redact';
+import { scanTextForSecrets } from '../../src/testkit';
+import { findSecrets, redactSecrets, SECRET_MASK } from '../../src/util/redact';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
 import { appError } from '../support/app-error';
 
 const PAT = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -21,7 +23,7 @@ describe('no error message echoes a credential it refuses', () => {
       ['a chart artifact', u => ({ artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart(u, { name: 'x' })] })],
     ])('given as %s', (_field, props) => {
       const message = appError(props(url));
-      expect(message).toMatch(/must not carry credentials/);
+      expect(message).toMatch(/must not carry credentials|holds secret material/);
       expect(message).toContain('***');
       expect(message).not.toContain(secret);
     });
@@ -34,5 +36,30 @@ describe('no error message echoes a credential it refuses', () => {
     expect(redactSecrets('key AKIAIOSFODNN7EXAMPLE')).toBe('key ***');
     const harmless = 'image ghcr.io/acme/api@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef; https://github.com/acme/x.git?ref=main';
     expect(redactSecrets(harmless)).toBe(harmless);
+  });
+});
+
+describe('every credential shape', () => {
+  test.each(CREDENTIAL_SHAPES.map(s => [s.name, s] as const))('%s is found and masked, in any surrounding text', (_, shape) => {
+    for (const text of [shape.text, `got ${JSON.stringify(shape.text)}; fix it`, `| ${shape.text} |`]) {
+      expect(findSecrets(text).length).toBeGreaterThan(0);
+      const redacted = redactSecrets(text);
+      expect(redacted).toContain(SECRET_MASK);
+      expect(redacted).not.toContain(shape.secret);
+    }
+  });
+
+  test.each(CREDENTIAL_SHAPES.filter(s => s.secretlint).map(s => [s.name, s] as const))('%s: secretlint finds it too, and nothing secretlint finds is left by the redaction', async (_, shape) => {
+    expect(await scanTextForSecrets(shape.text)).not.toEqual([]);
+    expect(await scanTextForSecrets(redactSecrets(shape.text))).toEqual([]);
+  });
+
+  test('what is not a credential is left alone: SSH remotes, image digests, e-mail addresses, references, public certificates', () => {
+    for (const text of [
+      'git@github.com:acme/x.git', 'ssh://git@github.com/acme/x.git', 'ghcr.io/acme/api:1.0@sha256:0123456789abcdef', 'nginx:1.25@sha256:abcd',
+      'https://acme@dev.azure.com/acme/p/_git/r', 'contact: oncall@acme.example', 'token: ${{ secret("x").token }}', 'password: $(PASSWORD)',
+      'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', 'key `secret` of Secret kargo-webhook',
+      'https://github.com/acme/x.git?ref=main', 'risk-free disk-pressure task-runner',
+    ]) expect(findSecrets(text)).toEqual([]);
   });
 });

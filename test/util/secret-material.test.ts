@@ -1,0 +1,99 @@
+import { Duration, Testing } from 'cdk8s';
+import { describe, expect, test } from 'vitest';
+import {
+  ArgoCdCredentials, ClusterFleet, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformApp, PlatformAppProps, PlatformStandards,
+  RepositoryCredentials, Verification, WebhookReceiver,
+} from '../../src';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
+import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
+
+// Every string a user hands the library may reach a manifest, a report or a message: each
+// credential shape, in each kind of free-text field, is refused with a message that names the
+// field and never shows the credential.
+
+const APP_FIELDS: Array<[string, (text: string) => Partial<PlatformAppProps>]> = [
+  ['owner contact', t => ({ owner: { team: 'payments', contact: t } })],
+  ['Argo CD managed Secret source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.managedSecret({ source: t }) })],
+  ['Argo CD GitHub App source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({ appId: 1, installationId: 2, source: t }) })],
+  ['Kargo managed Secret source', t => ({ releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: t }) })],
+  ['Helm values', t => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values: { image: { pullSecret: t } } }) })],
+  ['a webhook receiver\'s repoUrls', t => ({ webhookReceivers: [WebhookReceiver.github({ name: 'own', secretName: 'own-webhook', repoUrls: [t] })] })],
+  ['an exemption\'s justification', t => ({ exemptions: [{ ruleId: 'prod-gate', justification: `agreed with the platform team: ${t}` }] })],
+  ['a freeze override', t => ({ freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: `hotfix ${t}` }) })],
+  ['a freeze reason', t => ({ freezes: [new DeployFreeze({ reason: `freeze ${t}`, schedule: FreezeSchedule.cron('0 0 24 12 *', Duration.days(1)) })] })],
+  ['an HTTP check URL', t => ({ verification: [Verification.http({ name: 'probe', url: `https://x.acme.example/health?${t}` })] })],
+];
+
+describe.each(CREDENTIAL_SHAPES.map(s => [s.name, s] as const))('%s', (_, shape) => {
+  test.each(APP_FIELDS)('is refused in an app\'s %s, without being shown', (_field, props) => {
+    const w = world();
+    let message: string;
+    try {
+      new PlatformApp(w.app, 'api', appProps(w, props(shape.text)));
+      message = '';
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    // a factory that refuses the text itself (a URL with credentials) is as good
+    expect(message).toMatch(/holds secret material|must not carry credentials|credentials/);
+    expect(message).not.toContain(shape.secret);
+  });
+
+  test('is refused in the fleet (verificationJobs imageRegistry, cluster labels, receivers) and the pipeline, without being shown', () => {
+    const messages = [
+      errorOf(() => new ClusterFleet(Testing.app(), 'fleet', { clusters: SMALL_FLEET, verificationJobs: { imageRegistry: shape.text } })),
+      errorOf(() => new ClusterFleet(Testing.app(), 'fleet', { clusters: [{ ...SMALL_FLEET[0], labels: { team: 'x', note: shape.text } }] })),
+      errorOf(() => new ClusterFleet(Testing.app(), 'fleet', {
+        clusters: SMALL_FLEET, webhookReceivers: [WebhookReceiver.github({ name: 'gh', secretName: 'gh-webhook', repoUrls: [shape.text] })],
+      })),
+      errorOf(() => standardPipeline(Testing.app(), {
+        freezes: [new DeployFreeze({ reason: `freeze ${shape.text}`, schedule: FreezeSchedule.cron('0 0 24 12 *', Duration.days(1)) })],
+      })),
+      errorOf(() => new PlatformStandards(Testing.app(), 'standards', { allowedRegistries: [shape.text] })),
+    ];
+    for (const message of messages) {
+      expect(message).toMatch(/holds secret material/);
+      expect(message).not.toContain(shape.secret);
+    }
+  });
+});
+
+describe('the known cases of issue #32', () => {
+  test('ArgoCdCredentials.managedSecret({ source }), githubApp and RepositoryCredentials.managedSecret with a private key in source are refused', () => {
+    const key = CREDENTIAL_SHAPES.find(s => s.name.startsWith('an RSA private key'))!;
+    for (const props of APP_FIELDS.slice(1, 4).map(([, p]) => p(key.text))) {
+      const message = errorOf(() => {
+        const w = world();
+        new PlatformApp(w.app, 'api', appProps(w, props));
+      });
+      expect(message).toMatch(/^PlatformApp 'api': release\w+\.source holds secret material \(a private key \(PEM\)\), got "\*\*\*(\\n)?"; never put a credential/);
+    }
+  });
+
+  test('a webhook receiver URL with a token is refused, and so never reaches fleet.fleet.md', () => {
+    const pat = CREDENTIAL_SHAPES.find(s => s.name.startsWith('a GitHub token (ghp_)'))!;
+    const message = errorOf(() => new ClusterFleet(Testing.app(), 'fleet', {
+      clusters: SMALL_FLEET, webhookReceivers: [WebhookReceiver.github({ name: 'gh', secretName: 'gh-webhook', repoUrls: [`https://${pat.text}@github.com/acme/`] })],
+    }));
+    expect(message).toBe('ClusterFleet \'fleet\': webhookReceivers[0].repoUrls[0] holds secret material (credentials in a URL), got "https://***@github.com/acme/"; '
+      + 'never put a credential in a definition (it would be committed with the manifests): reference it, e.g. a Secret another system fills '
+      + '(RepositoryCredentials.managedSecret, VerificationArg.secret) or a workload identity');
+  });
+
+  test('verificationJobs.imageRegistry of the form user:token@host is refused without echoing the token', () => {
+    const message = errorOf(() => new ClusterFleet(Testing.app(), 'fleet', { clusters: SMALL_FLEET, verificationJobs: { imageRegistry: 'bot:s3cr3t-t0ken@harbor.acme.internal/dockerhub' } }));
+    expect(message).toMatch(/^ClusterFleet 'fleet': verificationJobs.imageRegistry holds secret material \(a user name and password/);
+    expect(message).toContain('got "***@harbor.acme.internal/dockerhub"');
+    expect(message).not.toContain('s3cr3t');
+  });
+
+  test('a value under a key only credentials have is refused; references, switches and Secret names are not', () => {
+    const helm = (values: Record<string, unknown>) => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values }) });
+    expect(errorOf(() => {
+      const w = world();
+      new PlatformApp(w.app, 'api', appProps(w, helm({ db: { password: 'hunter2!' } })));
+    })).toMatch(/source\.values\.db\.password holds secret material \(a value under "password"\), got "\*\*\*"/);
+    const w = world();
+    expect(() => new PlatformApp(w.app, 'api', appProps(w, helm({ db: { password: '${{ secret("db").password }}', secretName: 'db', token: 'true' } })))).not.toThrow();
+  });
+});
