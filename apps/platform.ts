@@ -50,11 +50,18 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
       caBundle: { configMapName: 'acme-internal-ca', key: 'ca.crt' },
       imageRegistry: 'harbor.acme.internal/dockerhub',
     },
-    // pushes refresh the Warehouses at once (Kargo's ClusterConfig); the platform team keeps the
-    // three Secrets in kargo-system-resources and registers the receivers' URLs (fleet.fleet.md)
+    // pushes refresh the Warehouses at once (Kargo's ClusterConfig). The library writes the three
+    // Secrets in kargo-system-resources, empty, and External Secrets merges each shared secret in;
+    // the platform team registered the URLs Kargo reports (fleet.fleet.md) and declared them ready
     webhookReceivers: [
-      WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github-acme', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] }),
-      WebhookReceiver.harbor({ name: 'harbor-acme', secretName: 'kargo-webhook-harbor-acme', repoUrls: ['registry.acme.example/'] }),
+      WebhookReceiver.github({
+        name: 'github-acme', secretName: 'kargo-webhook-github-acme', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'],
+        secretSource: 'ExternalSecret kargo-webhook-github-acme (merge)', ready: true,
+      }),
+      WebhookReceiver.harbor({
+        name: 'harbor-acme', secretName: 'kargo-webhook-harbor-acme', repoUrls: ['registry.acme.example/'],
+        secretSource: 'ExternalSecret kargo-webhook-harbor-acme (merge)', ready: true,
+      }),
       // ECR has no receiver of its own: an EventBridge rule sends its push events to a generic one
       WebhookReceiver.generic({
         name: 'ecr-ml',
@@ -63,6 +70,8 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
         repoType: PushedRepositoryType.IMAGE,
         repoUrlExpression: "'123456789012.dkr.ecr.us-east-1.amazonaws.com/' + request.body.detail['repository-name']",
         whenExpression: "request.body.detail['action-type'] == 'PUSH' && request.body.detail.result == 'SUCCESS'",
+        secretSource: 'ExternalSecret kargo-webhook-ecr-ml (merge)',
+        ready: true,
       }),
     ],
   });

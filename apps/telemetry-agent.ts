@@ -19,7 +19,10 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, 
     // the team's own chart repository (Artifactory) announces new charts to a receiver of the
     // team's Kargo Project; its Secret lives in the telemetry-agent namespace
     webhookReceivers: [
-      WebhookReceiver.artifactory({ name: 'charts-acme', secretName: 'kargo-webhook-artifactory', repoUrls: ['https://charts.acme.example/'] }),
+      WebhookReceiver.artifactory({
+        name: 'charts-acme', secretName: 'kargo-webhook-artifactory', repoUrls: ['https://charts.acme.example/'],
+        secretSource: 'ExternalSecret kargo-webhook-artifactory (merge)', ready: true,
+      }),
     ],
     source: ManifestSource.helm({
       repoUrl: 'https://github.com/acme/telemetry-deploy.git',

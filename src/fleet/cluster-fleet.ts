@@ -216,7 +216,7 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         'set it to the number of application controller replicas');
     }
     verificationJobProblems(props.verificationJobs).forEach(p => problems.add(p));
-    this.webhookReceivers = defineClusterConfig(this, problems, props.webhookReceivers, props.discoveryFallbackInterval);
+    this.webhookReceivers = defineClusterConfig(this, problems, props.webhookReceivers, props.discoveryFallbackInterval, { [PlatformLabels.FLEET]: this.fleetName });
     problems.throwIfAny();
     this.applicationControllerShards = shards;
     this.verificationJobs = props.verificationJobs;

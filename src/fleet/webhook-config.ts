@@ -1,4 +1,5 @@
 import { ApiObject, Duration } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { WebhookReceiver } from './webhook-receiver';
 import { call, hint, num, prop, shorthand } from '../util/code-hint';
@@ -12,6 +13,35 @@ import { describe, ProblemList, reportValue } from '../util/errors';
  * @internal
  */
 export const CLUSTER_CONFIG_NAME = 'cluster';
+
+/**
+ * Where Kargo reads the Secrets of cluster-level receivers: the management controller's
+ * `SYSTEM_RESOURCES_NAMESPACE`, `kargo-system-resources` unless the installation sets another
+ * (Kargo v1.11.2 cmd/controlplane/management_controller.go; pkg/controller/management/
+ * clusterconfigs/cluster_configs.go passes it to `external.NewReceiver`).
+ * @internal
+ */
+export const SYSTEM_RESOURCES_NAMESPACE = 'kargo-system-resources';
+
+/**
+ * The Secret of a receiver declared with `secretSource`, written without its key: the system
+ * named there merges the shared secret in (an ExternalSecret with `creationPolicy: Merge`), as for
+ * repository credentials. Kargo reads it by name from `namespace` (receiver.go, `NewReceiver`);
+ * until the key is there the config is not Ready, which is why `ready` is the user's to declare.
+ * @internal
+ */
+export function defineReceiverSecret(scope: Construct, receiver: WebhookReceiver, namespace: string, labels: Record<string, string>): void {
+  if (receiver.secretSource === undefined) return;
+  new k8s.KubeSecret(scope, `WebhookSecret-${receiver.name}`, {
+    metadata: {
+      name: receiver.secretName,
+      namespace,
+      labels,
+      annotations: { 'gitops-platform.io/credentials-source': receiver.secretSource, 'gitops-platform.io/secret-key': receiver.secretKey },
+    },
+    type: 'Opaque',
+  });
+}
 
 /**
  * Adds the problems of a list of receivers (each one's own, duplicate names) to `problems`.
@@ -30,6 +60,11 @@ export function webhookReceiverProblems(problems: ProblemList, field: string, re
   if (dup.length > 0) {
     problems.add(describe(prop(field), dup, 'repeats receiver names', 'give each receiver a unique name'));
   }
+  // two receivers writing one Secret would write it twice (and with two sources)
+  const written = duplicates(receivers.filter(r => r instanceof WebhookReceiver && r.secretSource !== undefined).map(r => r.secretName));
+  if (written.length > 0) {
+    problems.add(describe(prop(field), written, 'writes these Secrets from more than one receiver\'s secretSource', 'give secretSource on one receiver per Secret only'));
+  }
 }
 
 /**
@@ -41,7 +76,7 @@ export function webhookReceiverProblems(problems: ProblemList, field: string, re
  * @internal
  */
 export function defineClusterConfig(scope: Construct, problems: ProblemList, receivers: WebhookReceiver[] | undefined,
-  fallback: Duration | undefined): WebhookReceiver[] | undefined {
+  fallback: Duration | undefined, labels: Record<string, string>): WebhookReceiver[] | undefined {
   if (receivers === undefined) return undefined;
   webhookReceiverProblems(problems, 'webhookReceivers', receivers);
   if (fallback !== undefined) {
@@ -57,5 +92,6 @@ export function defineClusterConfig(scope: Construct, problems: ProblemList, rec
     metadata: { name: CLUSTER_CONFIG_NAME },
     spec: { webhookReceivers: receivers.map(r => r._toKargo()) },
   });
+  for (const r of receivers) defineReceiverSecret(scope, r, SYSTEM_RESOURCES_NAMESPACE, labels);
   return [...receivers];
 }

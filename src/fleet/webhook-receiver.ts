@@ -80,11 +80,31 @@ export interface WebhookReceiverOptions {
   /** The receiver's name (a DNS-1123 label), unique among the receivers of its scope. */
   readonly name: string;
   /**
-   * The Secret the platform team provides, holding the shared secret; for the platform's
-   * receivers in Kargo's system resources namespace (`kargo-system-resources`), for an app's
-   * own in its Kargo Project namespace. Only its name is written, never its content.
+   * The Secret holding the shared secret (the key is `secretKey`: `secret`, `secret-token` or
+   * `auth-header`); for the platform's receivers in Kargo's system resources namespace
+   * (`kargo-system-resources`), for an app's own in its Kargo Project namespace. Its content is
+   * never written: with `secretSource` the library writes the Secret without it, for that system
+   * to fill in; without, the Secret is created outside the manifests.
    */
   readonly secretName: string;
+  /**
+   * Where the shared secret comes from, e.g. `ExternalSecret kargo-webhook-github (merge)` or
+   * `vault:kv/kargo/webhooks/github`: the library then writes the Secret `secretName` (no data,
+   * annotated `gitops-platform.io/credentials-source`) for that system to merge the key into, as
+   * it does for repository credentials (`RepositoryCredentials.managedSecret`).
+   * @default - the Secret is created outside the manifests; the fleet report lists it
+   */
+  readonly secretSource?: string;
+  /**
+   * Whether the receiver works: its Secret holds the key (Kargo reports the receiver's URL in
+   * the config's `status.webhookReceivers`, and the config is `Ready`) and that URL is
+   * registered upstream. Only then do the Warehouses it covers poll every
+   * `discoveryFallbackInterval` instead of Kargo's 5 minutes: a receiver without its Secret
+   * refreshes nothing (Kargo v1.11.2 pkg/webhook/external/receiver.go, `NewReceiver`, fails the
+   * whole config), and discovery would silently drop to the fallback.
+   * @default false - covered Warehouses keep polling every 5 minutes
+   */
+  readonly ready?: boolean;
   /**
    * The repositories whose pushes the host sends to this receiver, as URL prefixes
    * (`https://github.com/acme/`, `ghcr.io/acme/`): where the webhook is registered upstream.
@@ -179,6 +199,10 @@ export class WebhookReceiver {
   public readonly secretName: string;
   /** The repository URL prefixes the receiver covers. */
   public readonly repoUrls: string[];
+  /** Where the shared secret comes from, when the library writes the Secret. */
+  public readonly secretSource?: string;
+  /** Whether the receiver is declared working (see `WebhookReceiverOptions.ready`). */
+  public readonly ready: boolean;
   /** @internal */
   public readonly _problems: string[];
   private readonly generic?: GenericWebhookReceiverOptions;
@@ -187,6 +211,8 @@ export class WebhookReceiver {
     this.name = options.name;
     this.secretName = options.secretName;
     this.repoUrls = [...options.repoUrls ?? []];
+    this.secretSource = options.secretSource;
+    this.ready = options.ready ?? false;
     this.generic = generic;
     this._problems = [
       ...genericProblems(generic),
@@ -194,6 +220,9 @@ export class WebhookReceiver {
       ...[dns1123LabelProblem(`${this.secretName}`)].filter(p => p !== undefined)
         .map(p => describe(prop('secretName'), this.secretName, p!, 'use the name of the Secret the platform team created')),
       ...this.repoUrls.length === 0 ? [describe(prop('repoUrls'), this.repoUrls, 'is empty', 'list the repository URL prefixes the webhook is registered for')] : [],
+      ...options.secretSource !== undefined && `${options.secretSource}`.trim() === ''
+        ? [describe(prop('secretSource'), options.secretSource, 'is empty', 'say where the shared secret comes from, e.g. "ExternalSecret kargo-webhook-github (merge)"')] : [],
+      ...options.ready !== undefined && typeof options.ready !== 'boolean' ? [describe(prop('ready'), options.ready, 'must be true or false')] : [],
     ];
   }
 

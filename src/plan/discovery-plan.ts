@@ -35,7 +35,7 @@ export interface DiscoveryInput {
 }
 
 /**
- * How an app's Warehouse discovers artifacts: by webhook when a receiver covers every repository
+ * How an app's Warehouse discovers artifacts: by webhook when a ready receiver covers every repository
  * it subscribes to (a receiver refreshes the whole Warehouse: pkg/webhook/external/refresh.go,
  * `refreshWarehouses`), then polling only as a slow fallback; otherwise Kargo's 5-minute polling.
  * @internal
@@ -44,14 +44,23 @@ export function planDiscovery(input: DiscoveryInput): DiscoveryPlan {
   // what the Warehouse subscribes to, as each kind spells its repository
   const repos = warehouseArtifacts(input.source, input.artifacts).map(t => t.repoUrl);
   const receivers = new Set<string>();
+  const notReady = new Set<string>();
   const polled: string[] = [];
+  const named = (r: WebhookReceiver, own: boolean) => (own ? `${input.project}/${r.name}` : r.name);
   for (const repo of repos) {
-    // an app's own receiver first: Kargo asks both, and the team chose it for this repository
-    const own = input.projectReceivers.find(r => r.covers(repo));
-    const platform = input.platformReceivers.find(r => r.covers(repo));
-    if (own) receivers.add(`${input.project}/${own.name}`);
-    else if (platform) receivers.add(platform.name);
-    else polled.push(repo);
+    // an app's own receiver first: Kargo asks both, and the team chose it for this repository.
+    // Only a receiver declared ready counts: one whose Secret is missing (or whose URL is not
+    // registered upstream) refreshes nothing, and the Warehouse must not stop polling for it.
+    const own = input.projectReceivers.filter(r => r.covers(repo));
+    const platform = input.platformReceivers.filter(r => r.covers(repo));
+    const ready = own.find(r => r.ready) ?? platform.find(r => r.ready);
+    if (ready) {
+      receivers.add(named(ready, own.includes(ready)));
+    } else {
+      polled.push(repo);
+      own.forEach(r => notReady.add(named(r, true)));
+      platform.forEach(r => notReady.add(named(r, false)));
+    }
   }
   if (polled.length > 0 || repos.length === 0) {
     return {
@@ -60,8 +69,9 @@ export function planDiscovery(input: DiscoveryInput): DiscoveryPlan {
       waitSeconds: parseGoDuration(POLL_INTERVAL) / 1000,
       receivers: [...receivers].sort(),
       polled: [...new Set(polled)],
+      notReady: [...notReady].sort(),
     };
   }
   const fallback = input.fallbackInterval ?? DEFAULT_FALLBACK_INTERVAL;
-  return { mode: DiscoveryMode.WEBHOOK, interval: toGoDuration(fallback), waitSeconds: 0, receivers: [...receivers].sort(), polled: [] };
+  return { mode: DiscoveryMode.WEBHOOK, interval: toGoDuration(fallback), waitSeconds: 0, receivers: [...receivers].sort(), polled: [], notReady: [] };
 }

@@ -25,8 +25,13 @@ export interface DiscoveryPlan {
   readonly waitSeconds: number;
   /** The receivers that refresh the Warehouse (`<name>`, or `<project>/<name>` for a project's own). */
   readonly receivers: string[];
-  /** The subscribed repositories no receiver covers: they are only polled. */
+  /** The subscribed repositories no ready receiver covers: they are only polled. */
   readonly polled: string[];
+  /**
+   * Receivers that cover a subscription but are not declared ready (`WebhookReceiverOptions.ready`):
+   * the Warehouse keeps polling at Kargo's interval until they are.
+   */
+  readonly notReady: string[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Duration } from 'cdk8s';
+import { SYSTEM_RESOURCES_NAMESPACE } from '../fleet/webhook-config';
 import { WebhookReceiver, WebhookReceiverKind } from '../fleet/webhook-receiver';
 import { DiscoveryMode, LeadTime, LeadTimeApproval } from '../plan/lead-time';
 import { IPlatformApp } from '../plan/planned-app';
@@ -13,9 +14,12 @@ export function formatSeconds(seconds: number): string {
 /** `polling every 5m0s` or `webhook (github-acme; polling every 1h as fallback)`. @internal */
 export function discoveryText(lt: LeadTime): string {
   const d = lt.discovery;
-  return d.mode === DiscoveryMode.WEBHOOK
-    ? `webhook (${d.receivers.join(', ')}; polling every ${d.interval} as fallback)`
-    : `polling every ${d.interval}${d.polled.length > 0 && d.receivers.length > 0 ? ` (no receiver covers ${d.polled.join(', ')})` : ''}`;
+  if (d.mode === DiscoveryMode.WEBHOOK) return `webhook (${d.receivers.join(', ')}; polling every ${d.interval} as fallback)`;
+  const notes = [
+    ...d.polled.length > 0 && d.receivers.length > 0 ? [`no ready receiver covers ${d.polled.join(', ')}`] : [],
+    ...(d.notReady ?? []).length > 0 ? [`receiver(s) ${d.notReady.join(', ')} not declared ready`] : [],
+  ];
+  return `polling every ${d.interval}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 
 function approvalText(a: LeadTimeApproval): string {
@@ -75,30 +79,36 @@ export interface DeclaredReceiver {
 }
 
 /**
- * The receivers to register upstream. Kargo derives each URL from its external webhook server's
- * base URL, the receiver kind and a SHA-256 of the project (empty for the cluster), the receiver
- * name and the Secret's value (pkg/webhook/external/receiver.go, `NewReceiver`, `getDetails`,
- * `buildWebhookPath`), so only Kargo can say it: it writes it to the config's
- * `status.webhookReceivers[].url`.
+ * The receivers to register upstream and the Secrets they need. Kargo derives each URL from its
+ * external webhook server's base URL, the receiver kind and a SHA-256 of the project (empty for
+ * the cluster), the receiver name and the Secret's value (pkg/webhook/external/receiver.go,
+ * `NewReceiver`, `getDetails`, `buildWebhookPath`), so only Kargo can say it: it writes it to the
+ * config's `status.webhookReceivers[].url`, once the Secret holds its key (without it the whole
+ * config is not Ready and no receiver of it works).
  * @internal
  */
 export function receiverLines(receivers: DeclaredReceiver[]): string[] {
   if (receivers.length === 0) return [];
   const rows = receivers.map(({ receiver: r, project }) => {
     const where = project === undefined ? 'clusterconfig cluster' : `projectconfig ${project} -n ${project}`;
-    const secret = project === undefined ? `${mdCode(r.secretName)} in \`kargo-system-resources\`` : `${mdCode(r.secretName)} in ${mdCode(project)}`;
+    const namespace = project ?? SYSTEM_RESOURCES_NAMESPACE;
+    const secret = `${mdCode(r.secretName)} in ${mdCode(namespace)}, key ${mdCode(r.secretKey)}`
+      + (r.secretSource === undefined ? ' (create it)' : ` (written empty; filled by ${mdText(r.secretSource)})`);
     const url = `kubectl get ${where} -o jsonpath='{.status.webhookReceivers[?(@.name=="${r.name}")].url}'`;
-    return `| ${mdText(r.name)} | ${project === undefined ? 'platform' : `project ${mdText(project)}`} | ${r.kind} | ${secret}, key ${mdCode(r.secretKey)} `
-      + `| ${r.repoUrls.map(mdCode).join(', ')} | ${mdCode(url)} |`;
+    return `| ${mdText(r.name)} | ${project === undefined ? 'platform' : `project ${mdText(project)}`} | ${r.kind} | ${secret} `
+      + `| ${r.ready ? 'yes' : 'no: covered Warehouses poll every 5m0s'} | ${r.repoUrls.map(mdCode).join(', ')} | ${mdCode(url)} |`;
   });
   return [
     '', '## Webhook receivers to register', '',
-    'Register each receiver as a webhook of the repositories it covers (push events; package events for registries). Its URL is '
-      + '`<Kargo external webhook server base URL>/<kind>/<sha256 of project, name and secret>`, so Kargo reports it in the status of the config.'
+    'Each receiver needs its Secret, holding the key named below: until it does, Kargo reports the config not `Ready` and none of its '
+      + 'receivers works. Then register each receiver as a webhook of the repositories it covers (push events; package events for '
+      + 'registries). Its URL is `<Kargo external webhook server base URL>/<kind>/<sha256 of project, name and secret>`, so Kargo '
+      + 'reports it in the status of the config. Declare a receiver `ready` once it works: only then do the Warehouses it covers '
+      + 'poll at the fallback interval instead of every 5 minutes.'
       + (receivers.some(({ receiver }) => receiver.kind === WebhookReceiverKind.GENERIC)
         ? ' A generic receiver takes any sender (e.g. an Amazon EventBridge API destination for ECR pushes): '
           + 'send it the event as a JSON body, from which its expression reads the repository.'
         : ''),
-    '', '| receiver | scope | kind | Secret, key | register for | URL |', '| --- | --- | --- | --- | --- | --- |', ...rows,
+    '', '| receiver | scope | kind | Secret | ready | register for | URL |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows,
   ];
 }

@@ -1,6 +1,8 @@
 import { Chart } from 'cdk8s';
 import { registerFastRenderedClasses } from './fast-rendered-classes';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
+import { PlatformLabels } from '../contracts/labels';
+import { defineReceiverSecret } from '../fleet/webhook-config';
 import { defineCredentialSecrets } from '../kargo/credential-secrets';
 import { defineKargoRelease } from '../kargo/kargo-release';
 import { definePromoterRbac } from '../kargo/promoter-rbac';
@@ -17,6 +19,7 @@ export function emitApp(chart: Chart, release: AppRelease): void {
   defineKargoRelease(chart, release);
   definePromoterRbac(chart, release.plan);
   defineCredentialSecrets(chart, release.plan.app, release.plan.project, release.accesses);
+  for (const r of release.webhookReceivers) defineReceiverSecret(chart, r, release.plan.project, { [PlatformLabels.APP]: release.plan.app });
 
   // the plan places each such cluster once (AppRelease.perClusterArgoCd): one chart each
   defineArgoCdRelease(chart, release, (perCluster) => new Chart(chart.node.scope ?? chart, perCluster.chartId, { disableResourceNameHashes: true }));

@@ -1,11 +1,11 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { Artifact, ClusterFleet, PlatformApp, PushedRepositoryType, Versioning, WebhookReceiver } from '../../src';
+import { Artifact, ClusterFleet, PlatformApp, PlatformReport, PushedRepositoryType, Versioning, WebhookReceiver } from '../../src';
 import { formatIssues, ManifestValidator } from '../../src/testkit';
 import { HostLanguage } from '../../src/util/host-language';
 import { appProps, errorOf, find, SMALL_FLEET, standardPipeline } from '../support/fixtures';
 
-const GITHUB = WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] });
+const GITHUB = WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'], ready: true });
 
 function platform(receivers: WebhookReceiver[] | undefined, fallback?: Duration) {
   const app = Testing.app();
@@ -42,6 +42,56 @@ describe('webhook receivers', () => {
     expect(formatIssues(ManifestValidator.load().validateObjects(Testing.synth(after)))).toBe('');
   });
 
+  test('a receiver not declared ready lowers no interval: its Warehouses keep polling every 5 minutes, and the plan says why', () => {
+    // Kargo v1.11.2 fails the whole config while a receiver's Secret (or its key) is missing
+    // (pkg/webhook/external/receiver.go, NewReceiver): such a receiver refreshes nothing
+    const pending = WebhookReceiver.github({ name: 'github-acme', secretName: 'kargo-webhook-github', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] });
+    const w = platform([pending]);
+    const app = new PlatformApp(w.app, 'api', appProps(w));
+    const warehouse = find(Testing.synth(app), 'Warehouse', 'api');
+    expect(warehouse.spec.interval).toBe('5m0s');
+    expect(warehouse.metadata.annotations?.['gitops-platform.io/webhook-receivers']).toBeUndefined();
+    expect(app.leadTime!.discovery).toMatchObject({ mode: 'polling', receivers: [], notReady: ['github-acme'] });
+    expect(PlatformReport.renderApp(app)).toContain('Discovery: polling every 5m0s (receiver(s) github-acme not declared ready).');
+    expect(PlatformReport.renderFleet(w.fleet, [app])).toContain('| github-acme | platform | github | `kargo-webhook-github` in `kargo-system-resources`, key `secret` (create it) '
+      + '| no: covered Warehouses poll every 5m0s |');
+  });
+
+  test('with secretSource the receiver\'s Secret is written, empty, where Kargo reads it, and the fleet report lists it', () => {
+    const managed = (name: string, secretName: string) => ({ name, secretName, secretSource: `ExternalSecret ${secretName} (merge)`, ready: true });
+    const w = platform([WebhookReceiver.github({ ...managed('github-acme', 'kargo-webhook-github'), repoUrls: ['https://github.com/acme/'] })]);
+    const app = new PlatformApp(w.app, 'api', appProps(w, {
+      artifacts: [Artifact.image('quay.io/other/api', { versioning: Versioning.semver('^1.0.0') })],
+      webhookReceivers: [WebhookReceiver.quay({ ...managed('quay-other', 'quay-webhook'), repoUrls: ['quay.io/other'] })],
+    }));
+    const fleetObjects = Testing.synth(w.fleet);
+    const appObjects = Testing.synth(app);
+    expect(find(fleetObjects, 'Secret', 'kargo-webhook-github')).toEqual({
+      apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
+      metadata: {
+        name: 'kargo-webhook-github', namespace: 'kargo-system-resources', labels: { 'gitops-platform.io/fleet': 'fleet' },
+        annotations: { 'gitops-platform.io/credentials-source': 'ExternalSecret kargo-webhook-github (merge)', 'gitops-platform.io/secret-key': 'secret' },
+      },
+    });
+    expect(find(appObjects, 'Secret', 'quay-webhook').metadata).toMatchObject({ namespace: 'api', labels: { 'gitops-platform.io/app': 'api' } });
+    expect(find(appObjects, 'Secret', 'quay-webhook')).not.toHaveProperty('data');
+    expect(find(appObjects, 'Secret', 'quay-webhook')).not.toHaveProperty('stringData');
+    expect(formatIssues(ManifestValidator.load().validateObjects([...fleetObjects, ...appObjects]))).toBe('');
+    const report = PlatformReport.renderFleet(w.fleet, [app]);
+    expect(report).toContain('`kargo-webhook-github` in `kargo-system-resources`, key `secret` (written empty; filled by ExternalSecret kargo-webhook-github (merge)) | yes |');
+    expect(report).toContain('`quay-webhook` in `api`, key `secret` (written empty; filled by ExternalSecret quay-webhook (merge)) | yes |');
+  });
+
+  test('fails if two receivers write one Secret, or secretSource is empty', () => {
+    const message = errorOf(() => platform([
+      WebhookReceiver.github({ name: 'a', secretName: 'shared', repoUrls: ['https://github.com/acme/'], secretSource: 'x' }),
+      WebhookReceiver.gitlab({ name: 'b', secretName: 'shared', repoUrls: ['https://gitlab.com/acme/'], secretSource: 'y' }),
+      WebhookReceiver.gitea({ name: 'c', secretName: 'c', repoUrls: ['https://gitea.acme.example/'], secretSource: ' ' }),
+    ]));
+    expect(message).toContain('webhookReceivers writes these Secrets from more than one receiver\'s secretSource, got ["shared"]');
+    expect(message).toContain('webhookReceivers[2]: secretSource is empty, got " "');
+  });
+
   test('a Warehouse with one uncovered subscription keeps polling every 5 minutes', () => {
     const w = platform([GITHUB]);
     const app = new PlatformApp(w.app, 'api', appProps(w, {
@@ -53,7 +103,7 @@ describe('webhook receivers', () => {
 
   test('an app\'s own receiver goes into its ProjectConfig and covers what the platform\'s do not', () => {
     const w = platform([GITHUB]);
-    const quay = WebhookReceiver.quay({ name: 'quay-other', secretName: 'quay-webhook', repoUrls: ['quay.io/other'] });
+    const quay = WebhookReceiver.quay({ name: 'quay-other', secretName: 'quay-webhook', repoUrls: ['quay.io/other'], ready: true });
     const app = new PlatformApp(w.app, 'api', appProps(w, {
       artifacts: [Artifact.image('quay.io/other/api', { versioning: Versioning.semver('^1.0.0') })],
       webhookReceivers: [quay],
@@ -73,6 +123,7 @@ describe('webhook receivers', () => {
       repoType: PushedRepositoryType.IMAGE,
       repoUrlExpression: " '123456789012.dkr.ecr.us-east-1.amazonaws.com/' + request.body.detail['repository-name'] ",
       whenExpression: "request.body.detail['action-type'] == 'PUSH'",
+      ready: true,
     });
     // the app's Git source pushes to the GitHub receiver
     const w = platform([ecr, GITHUB]);

@@ -7,8 +7,8 @@ import { FreezePlan, ReleasePlan, StagePlan, WavePlan } from '../../src/plan/rel
 
 // Hand-made plans: the arithmetic is checked against sums written out by hand.
 
-const POLLING: DiscoveryPlan = { mode: DiscoveryMode.POLLING, interval: '5m0s', waitSeconds: 300, receivers: [], polled: ['ghcr.io/acme/a'] };
-const WEBHOOK: DiscoveryPlan = { mode: DiscoveryMode.WEBHOOK, interval: '1h', waitSeconds: 0, receivers: ['github'], polled: [] };
+const POLLING: DiscoveryPlan = { mode: DiscoveryMode.POLLING, interval: '5m0s', waitSeconds: 300, receivers: [], polled: ['ghcr.io/acme/a'], notReady: [] };
+const WEBHOOK: DiscoveryPlan = { mode: DiscoveryMode.WEBHOOK, interval: '1h', waitSeconds: 0, receivers: ['github'], polled: [], notReady: [] };
 
 function wave(kargoStage: string, upstreams: string[], extra: Partial<WavePlan> = {}): WavePlan {
   return {
