@@ -112,7 +112,7 @@ export function findSecrets(text: string): SecretSpan[] {
     add('a user name and password (user:password@host)', start, m.index! + m[0].length - 1);
   }
   for (const m of has('=') && (has('?') || has('&')) ? text.matchAll(QUERY_PARAM) : []) {
-    if (m[2] !== '' && SECRET_QUERY_KEYS.test(m[1])) {
+    if (m[2] !== '' && !m[2].startsWith(SECRET_MASK) && SECRET_QUERY_KEYS.test(m[1])) {
       const start = m.index! + m[0].length - m[2].length;
       add(`a credential in a query parameter (${m[1]})`, start, start + m[2].length);
     }

@@ -3,6 +3,7 @@ import { APP_NAMES, appArb, LONG_APP_NAMES, SOURCE_REPOS, standardsArb } from '.
 import { clean, fleetArb, maybe, pipelineArb } from './generators';
 import { AppSpec, CheckSpec, ReqSpec, SelSpec, SourceSpec, WavesSpec, WorldSpec } from './model';
 import { PlatformLabels } from '../../src';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
 
 // ----- defects: each makes the definition invalid (or at least suspicious) in one place
 
@@ -141,6 +142,19 @@ export const DEFECTS: Record<string, (w: WorldSpec, n: number) => void> = {
       [{ ruleId: 'no-such-rule', justification: 'agreed with the platform team' }]][n % 3];
   },
   'cluster resource': (w, n) => { pick(w.apps, n).clusterResources = [[{ group: 'Bad', kind: 'crd' }], [{ group: '', kind: 'Namespace' }]][n % 2]; },
+  // a credential pasted into a free-text field: refused, and never shown (test/support/credentials.ts)
+  'credential': (w, n) => {
+    const shape = pick(CREDENTIAL_SHAPES, n);
+    const place = Math.floor(n / CREDENTIAL_SHAPES.length) % 6;
+    const a = pick(w.apps, n);
+    const c = pick(w.fleet.clusters, n);
+    if (place === 0) a.owner = { ...a.owner, contact: `#oncall ${shape.text}` };
+    else if (place === 1) a.exemptions = [{ ruleId: 'prod-gate', justification: `agreed with the platform team, see ${shape.text}` }];
+    else if (place === 2) a.releaseCreds = { k: 'managed', source: shape.text };
+    else if (place === 3) c.labels = { ...c.labels, note: shape.text };
+    else if (place === 4) a.checks = [...a.checks ?? [], { k: 'http', url: 'https://x.example.com', headers: { 'X-Note': shape.text } }];
+    else c.auth = { k: 'exec', command: 'argocd-k8s-auth', args: ['--token', shape.text] };
+  },
   'standards': (w, n) => {
     w.standards = [{ warnings: false, maxWavePercent: 0 }, { warnings: false, disabledRules: ['no-such-rule'] }, { warnings: false },
       { warnings: false, allowedRegistries: ['quay.io'] }][n % 4];

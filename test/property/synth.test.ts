@@ -7,6 +7,8 @@ import { worldArb } from './defects';
 import { WorldSpec } from './model';
 import { outputProblems, yamlOf } from './output-properties';
 import { notALibraryError } from './validation-errors';
+import { scanTextForSecrets } from '../../src/testkit';
+import { findSecrets } from '../../src/util/redact';
 
 /*
  * Property-based tests of the whole library: random fleets, pipelines and apps, built into a cdk8s
@@ -31,6 +33,9 @@ import { notALibraryError } from './validation-errors';
 // ---------------------------------------------------------------------------------------------
 
 const outcomes = new Map<string, number>();
+/** The messages and files of the cases secretlint reads after the property (every credential case, and the first others). */
+const scanned: string[] = [];
+const SCANNED_CASES = 400;
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 let calls = 0;
@@ -87,6 +92,11 @@ describe('property: any fleet, pipeline and apps', () => {
     try {
       fc.assert(fc.property(worldArb, spec => {
         const first = attempt(spec);
+        // no credential in any message or file, by the library's own rule; secretlint reads a sample below
+        const written = first.error !== undefined ? [String((first.error as Error)?.message)] : Object.values(first.files ?? {});
+        const leaked = written.flatMap(text => findSecrets(text).map(f => `${f.kind}: ${text.slice(Math.max(0, f.start - 60), f.start)}`));
+        if (leaked.length > 0) throw new Error(`credential in the output or message:\n${leaked.join('\n')}`);
+        if (scanned.length < SCANNED_CASES || spec.defect === 'credential') scanned.push(...written);
         if (first.error !== undefined) {
           const why = notALibraryError(first.error, first.terraformFile);
           if (why) {
@@ -129,4 +139,10 @@ describe('property: any fleet, pipeline and apps', () => {
     // the generators must keep producing a good share of valid definitions
     expect(valid / total).toBeGreaterThan(0.25);
   }, 240_000);
+
+  test('secretlint\'s recommended preset finds no credential in the messages and files of the cases', async () => {
+    expect(scanned.length).toBeGreaterThan(0);
+    const findings = await scanTextForSecrets(scanned.join('\n---\n'), 'property-cases.txt');
+    expect(findings).toEqual([]);
+  }, 120_000);
 });

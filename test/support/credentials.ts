@@ -1,4 +1,8 @@
 import * as crypto from 'crypto';
+import { Duration } from 'cdk8s';
+import {
+  ArgoCdCredentials, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformAppProps, RepositoryCredentials, Verification, WebhookReceiver,
+} from '../../src';
 
 // Every shape a credential takes when someone pastes one where it does not belong. The values
 // are made here, at run time (keys generated, tokens assembled from parts), so that the
@@ -58,4 +62,18 @@ export const CREDENTIAL_SHAPES: CredentialShape[] = [
   { name: 'a JSON Web Token', text: jwt, secret: jwt.split('.')[2], secretlint: false },
   { name: 'a bearer token in a header', text: `Authorization: Bearer ${alnum(32, 'bearer')}`, secret: alnum(32, 'bearer'), secretlint: false },
   { name: 'a password, assigned', text: `password=${password}`, secret: password, secretlint: false },
+];
+
+/** Free-text fields of an app a credential can be pasted into, each as the props that put `text` there. */
+export const APP_FIELDS: Array<[string, (text: string) => Partial<PlatformAppProps>]> = [
+  ['owner contact', t => ({ owner: { team: 'payments', contact: t } })],
+  ['Argo CD managed Secret source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.managedSecret({ source: t }) })],
+  ['Argo CD GitHub App source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({ appId: 1, installationId: 2, source: t }) })],
+  ['Kargo managed Secret source', t => ({ releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: t }) })],
+  ['Helm values', t => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values: { image: { pullSecret: t } } }) })],
+  ['a webhook receiver\'s repoUrls', t => ({ webhookReceivers: [WebhookReceiver.github({ name: 'own', secretName: 'own-webhook', repoUrls: [t] })] })],
+  ['an exemption\'s justification', t => ({ exemptions: [{ ruleId: 'prod-gate', justification: `agreed with the platform team: ${t}` }] })],
+  ['a freeze override', t => ({ freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: `hotfix ${t}` }) })],
+  ['a freeze reason', t => ({ freezes: [new DeployFreeze({ reason: `freeze ${t}`, schedule: FreezeSchedule.cron('0 0 24 12 *', Duration.days(1)) })] })],
+  ['an HTTP check URL', t => ({ verification: [Verification.http({ name: 'probe', url: `https://x.acme.example/health?${t}` })] })],
 ];

@@ -1,28 +1,13 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import {
-  ArgoCdCredentials, ClusterFleet, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformApp, PlatformAppProps, PlatformStandards,
-  RepositoryCredentials, Verification, WebhookReceiver,
-} from '../../src';
-import { CREDENTIAL_SHAPES } from '../support/credentials';
+import { ClusterFleet, DeployFreeze, FreezeSchedule, ManifestSource, PlatformApp, PlatformStandards, WebhookReceiver } from '../../src';
+import { APP_FIELDS, CREDENTIAL_SHAPES } from '../support/credentials';
 import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
 
 // Every string a user hands the library may reach a manifest, a report or a message: each
 // credential shape, in each kind of free-text field, is refused with a message that names the
 // field and never shows the credential.
 
-const APP_FIELDS: Array<[string, (text: string) => Partial<PlatformAppProps>]> = [
-  ['owner contact', t => ({ owner: { team: 'payments', contact: t } })],
-  ['Argo CD managed Secret source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.managedSecret({ source: t }) })],
-  ['Argo CD GitHub App source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({ appId: 1, installationId: 2, source: t }) })],
-  ['Kargo managed Secret source', t => ({ releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: t }) })],
-  ['Helm values', t => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values: { image: { pullSecret: t } } }) })],
-  ['a webhook receiver\'s repoUrls', t => ({ webhookReceivers: [WebhookReceiver.github({ name: 'own', secretName: 'own-webhook', repoUrls: [t] })] })],
-  ['an exemption\'s justification', t => ({ exemptions: [{ ruleId: 'prod-gate', justification: `agreed with the platform team: ${t}` }] })],
-  ['a freeze override', t => ({ freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: `hotfix ${t}` }) })],
-  ['a freeze reason', t => ({ freezes: [new DeployFreeze({ reason: `freeze ${t}`, schedule: FreezeSchedule.cron('0 0 24 12 *', Duration.days(1)) })] })],
-  ['an HTTP check URL', t => ({ verification: [Verification.http({ name: 'probe', url: `https://x.acme.example/health?${t}` })] })],
-];
 
 describe.each(CREDENTIAL_SHAPES.map(s => [s.name, s] as const))('%s', (_, shape) => {
   test.each(APP_FIELDS)('is refused in an app\'s %s, without being shown', (_field, props) => {
