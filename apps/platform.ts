@@ -55,12 +55,18 @@ export function definePlatform(scope: Construct, options: PlatformOptions = {}):
     // the platform team registered the URLs Kargo reports (fleet.fleet.md) and declared them ready
     webhookReceivers: [
       WebhookReceiver.github({
-        name: 'github-acme', secretName: 'kargo-webhook-github-acme', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'],
-        secretSource: 'ExternalSecret kargo-webhook-github-acme (merge)', ready: true,
+        name: 'github-acme',
+        secretName: 'kargo-webhook-github-acme',
+        repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'],
+        secretSource: 'ExternalSecret kargo-webhook-github-acme (merge)',
+        ready: true,
       }),
       WebhookReceiver.harbor({
-        name: 'harbor-acme', secretName: 'kargo-webhook-harbor-acme', repoUrls: ['registry.acme.example/'],
-        secretSource: 'ExternalSecret kargo-webhook-harbor-acme (merge)', ready: true,
+        name: 'harbor-acme',
+        secretName: 'kargo-webhook-harbor-acme',
+        repoUrls: ['registry.acme.example/'],
+        secretSource: 'ExternalSecret kargo-webhook-harbor-acme (merge)',
+        ready: true,
       }),
       // ECR has no receiver of its own: an EventBridge rule sends its push events to a generic one
       WebhookReceiver.generic({

@@ -20,8 +20,11 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, 
     // team's Kargo Project; its Secret lives in the telemetry-agent namespace
     webhookReceivers: [
       WebhookReceiver.artifactory({
-        name: 'charts-acme', secretName: 'kargo-webhook-artifactory', repoUrls: ['https://charts.acme.example/'],
-        secretSource: 'ExternalSecret kargo-webhook-artifactory (merge)', ready: true,
+        name: 'charts-acme',
+        secretName: 'kargo-webhook-artifactory',
+        repoUrls: ['https://charts.acme.example/'],
+        secretSource: 'ExternalSecret kargo-webhook-artifactory (merge)',
+        ready: true,
       }),
     ],
     source: ManifestSource.helm({

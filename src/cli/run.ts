@@ -71,7 +71,7 @@ export async function run(argv: string[], output: CliIo): Promise<number> {
     }
     if (command === 'validate') {
       const flags = parseFlags(rest, VALIDATE);
-      return flags.switches.has('help') ? help(io, usageOf(VALIDATE)) : validate(flags, io);
+      return flags.switches.has('help') ? help(io, usageOf(VALIDATE)) : await validate(flags, io);
     }
     if (command === 'status') {
       const flags = parseFlags(rest, STATUS);

@@ -73,5 +73,6 @@ export function planDiscovery(input: DiscoveryInput): DiscoveryPlan {
     };
   }
   const fallback = input.fallbackInterval ?? DEFAULT_FALLBACK_INTERVAL;
-  return { mode: DiscoveryMode.WEBHOOK, interval: toGoDuration(fallback), waitSeconds: 0, receivers: [...receivers].sort(), polled: [], notReady: [] };
+  const webhook = { mode: DiscoveryMode.WEBHOOK, interval: toGoDuration(fallback), waitSeconds: 0 };
+  return { ...webhook, receivers: [...receivers].sort(), polled: [], notReady: [] };
 }

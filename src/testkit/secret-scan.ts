@@ -100,8 +100,11 @@ function yamlDocuments(text: string): DocumentSpan[] {
     if (!('range' in doc) || doc.errors.length > 0) continue;
     const js = doc.toJS() as any;
     spans.push({
-      start: doc.range[0], end: doc.range[2],
-      apiVersion: `${js?.apiVersion ?? ''}`, kind: `${js?.kind ?? ''}`, name: `${js?.metadata?.name ?? ''}`,
+      start: doc.range[0],
+      end: doc.range[2],
+      apiVersion: `${js?.apiVersion ?? ''}`,
+      kind: `${js?.kind ?? ''}`,
+      name: `${js?.metadata?.name ?? ''}`,
       ...js?.metadata?.namespace ? { namespace: `${js.metadata.namespace}` } : {},
     });
   }
@@ -132,7 +135,7 @@ function lineOf(starts: number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
+    const mid = Math.floor((lo + hi + 1) / 2);
     if (starts[mid] <= offset) lo = mid;
     else hi = mid - 1;
   }

@@ -77,11 +77,11 @@ export class Verification {
   private readonly build: MetricBuilder | undefined;
   private readonly companion: CheckParts['companion'];
   private readonly timing: Timing | undefined;
-  /** What the factory was given, as the user wrote it: the constructs' walk for credentials reads it. */
-  private readonly options: unknown;
+  /** What the factory was given, as the user wrote it: the constructs' walk for credentials reads it. @internal */
+  public readonly _options: unknown;
 
   private constructor(parts: CheckParts, options: unknown) {
-    this.options = options;
+    this._options = options;
     this.kind = parts.kind;
     this.name = parts.name;
     this._args = parts.args;

@@ -67,9 +67,13 @@ describe('webhook receivers', () => {
     const fleetObjects = Testing.synth(w.fleet);
     const appObjects = Testing.synth(app);
     expect(find(fleetObjects, 'Secret', 'kargo-webhook-github')).toEqual({
-      apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
       metadata: {
-        name: 'kargo-webhook-github', namespace: 'kargo-system-resources', labels: { 'gitops-platform.io/fleet': 'fleet' },
+        name: 'kargo-webhook-github',
+        namespace: 'kargo-system-resources',
+        labels: { 'gitops-platform.io/fleet': 'fleet' },
         annotations: { 'gitops-platform.io/credentials-source': 'ExternalSecret kargo-webhook-github (merge)', 'gitops-platform.io/secret-key': 'secret' },
       },
     });

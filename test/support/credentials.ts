@@ -1,7 +1,8 @@
 import * as crypto from 'crypto';
 import { Duration } from 'cdk8s';
 import {
-  ArgoCdCredentials, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformAppProps, RepositoryCredentials, Verification, WebhookReceiver,
+  ArgoCdCredentials, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformAppProps, RepositoryCredentials, Verification,
+  WebhookReceiver,
 } from '../../src';
 
 // Every shape a credential takes when someone pastes one where it does not belong. The values

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { Artifact, ManifestSource, PlatformAppProps } from '../../src';
 import { scanTextForSecrets } from '../../src/testkit';
 import { findSecrets, redactSecrets, SECRET_MASK } from '../../src/util/redact';
-import { CREDENTIAL_SHAPES } from '../support/credentials';
 import { appError } from '../support/app-error';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
 
 const PAT = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_URLS: Array<[string, string, string]> = [
