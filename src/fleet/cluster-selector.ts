@@ -154,6 +154,18 @@ export class ClusterSelector {
   }
 
   /**
+   * The cluster names the selector requires by name (`names()`, or an `In`/label on the cluster
+   * label): each must be a cluster of the fleet, or the selector silently selects fewer.
+   * @internal
+   */
+  public _namedClusters(): string[] {
+    return [
+      ...Object.entries(this._matchLabels).filter(([k]) => k === PlatformLabels.CLUSTER).map(([, v]) => v),
+      ...this._expressions.filter(r => r.key === PlatformLabels.CLUSTER && r.operator === SelectorOperator.IN).flatMap(r => r.values),
+    ];
+  }
+
+  /**
    * Whether a set of labels satisfies this selector.
    */
   public matches(labels: Record<string, string>): boolean {

@@ -1,6 +1,7 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
+import { didYouMean } from '../util/closest';
 import { field, fieldText, hint, prop } from '../util/code-hint';
 import { ProblemList, show } from '../util/errors';
 
@@ -88,7 +89,7 @@ function checkFreezeStages(problems: ProblemList, pipeline: IPromotionPipeline, 
   const check = (name: string, freezes: DeployFreeze[]) => freezes.forEach((f, i) => {
     for (const s of f.stages.filter(x => !names.has(x))) {
       problems.check(`${name}[${i}].${fieldText(prop('stages'))}`, s, `is not a stage of pipeline '${pipeline.pipelineName}' (${[...names].join(', ')})`,
-        hint`name a stage of the pipeline, or leave ${prop('stages')} unset to freeze every stage`);
+        hint`${didYouMean(s, [...names])} (or leave ${prop('stages')} unset to freeze every stage)`);
     }
   });
   check(fieldText(field(`pipeline '${pipeline.pipelineName}'`, prop('freezes'))), pipeline.freezes);

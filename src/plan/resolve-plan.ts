@@ -12,7 +12,8 @@ import { JoinKind } from '../pipeline/join';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { renderNamespace } from '../pipeline/stage-namespace';
 import { WaveBudget } from '../pipeline/waves';
-import { field, hint, prop } from '../util/code-hint';
+import { didYouMean } from '../util/closest';
+import { field, fieldText, hint, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
 import { describe, ProblemList, show, within } from '../util/errors';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../util/names';
@@ -262,6 +263,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
   const { stage, namespace } = placing;
   const pipelineName = `pipeline '${pipeline.pipelineName}'`;
   const selector = stage.clusters!;
+  unknownClusters(problems, fieldText(field(pipelineName, `stage ${show(stage.name)}`, prop('clusters'))), selector, clusters);
   const inStage = clusters.filter(c => selector.matches(c._labels));
   if (inStage.length === 0) {
     problems.add(within(pipelineName, describe(`stage ${show(stage.name)} selector`, selector.toString(), `selects no cluster of fleet '${fleet.fleetName}'`,
@@ -278,6 +280,7 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
     }
     owner.set(c.name, [...holders, { stage: stage.name, namespace }]);
   }
+  unknownClusters(problems, fieldText(prop('targets')), input.targets, clusters);
   const targeted = inStage.filter(c => input.targets.matches(c._labels));
   if (targeted.length === 0) {
     problems.add(describe(field(prop('targets'), input.targets.toString()), inStage, `leave stage ${show(stage.name)} without clusters`,
@@ -294,6 +297,15 @@ function placeStage(problems: ProblemList, input: PlanInput, clusters: Cluster[]
     placed = ok;
   }
   return placed;
+}
+
+/** A selector that names a cluster the fleet does not have selects fewer clusters than meant: say so, once per name. */
+function unknownClusters(problems: ProblemList, where: string, selector: ClusterSelector, clusters: Cluster[]): void {
+  const names = clusters.map(c => c.name);
+  for (const name of new Set(selector._namedClusters().filter(n => !names.includes(n)))) {
+    const message = describe(where, name, 'names no cluster of the fleet', didYouMean(name, names));
+    if (!problems.has(message)) problems.add(message);
+  }
 }
 
 interface Segment {

@@ -2,6 +2,7 @@ import { PlacedWave } from './app-release';
 import { ReleasePlan } from './release-plan';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { PipelineStage } from '../pipeline/promotion-pipeline';
+import { didYouMean } from '../util/closest';
 import { field, fieldText, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { describe, ProblemList, show, within } from '../util/errors';
@@ -19,7 +20,7 @@ export function collectStageChecks(problems: ProblemList, pipelineName: string, 
   for (const name of Object.keys(perStage)) {
     if (!stages.some(s => s.name === name)) {
       problems.add(describe(field(prop('stageVerification'), 'key'), name, `names no stage of pipeline '${pipelineName}'`,
-        `use one of ${stages.map(s => show(s.name)).join(', ')}`));
+        didYouMean(name, stages.map(s => s.name))));
     }
   }
   for (const p of verificationProblems(everyStage)) problems.add(within(prop('verification'), p));

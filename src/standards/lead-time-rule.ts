@@ -44,7 +44,8 @@ export function maxLeadTimeRule(options: MaxLeadTimeOptions): IStandardsRule {
     ...Object.entries(options.stages ?? {}).map(([s, d]) => `${toGoDuration(d)} to stage ${s}`),
   ].filter(c => c !== '');
   const fix = 'shorten the soaks or checks on the critical path, declare webhook receivers for the polled repositories, or exempt the app with the reason';
-  return {
+  const rule: IStandardsRule & INamesStages = {
+    _stageNames: Object.keys(options.stages ?? {}),
     id: 'max-lead-time',
     description: `a release is verified everywhere within ${caps.join(', ') || 'any time'} (approvals not counted)`,
     severity: RuleSeverity.ERROR,
@@ -67,4 +68,20 @@ export function maxLeadTimeRule(options: MaxLeadTimeOptions): IStandardsRule {
       return problems;
     },
   };
+  return rule;
+}
+
+/**
+ * A rule whose options name pipeline stages: `PlatformStandards` checks that each names a stage
+ * of the apps it reviews (a misspelt stage would silently check nothing).
+ * @internal
+ */
+export interface INamesStages {
+  /** @internal */
+  readonly _stageNames: string[];
+}
+
+/** Whether a rule names stages in its options. @internal */
+export function namesStages(rule: IStandardsRule): rule is IStandardsRule & INamesStages {
+  return Array.isArray((rule as Partial<INamesStages>)._stageNames);
 }

@@ -8,6 +8,10 @@ export interface LoadViolation {
   readonly message: string;
 }
 
+/** The ids the load limits report under (what `severities` may name besides the rules). @internal */
+export const LOAD_RULE_IDS = ['max-applicationsets-per-argocd', 'max-applications-per-shard', 'max-stages-per-kargo-shard',
+  'max-registry-requests-per-hour', 'max-git-requests-per-hour'];
+
 const POLLING_FIX = 'lengthen the Warehouses\' interval, or refresh them with webhook receivers and poll less';
 
 /** Checks the limits that are set; the subject of each message is the figure and where it is. @internal */

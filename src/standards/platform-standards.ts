@@ -1,12 +1,14 @@
 import { Construct } from 'constructs';
 import { StandardsRules } from './built-in-rules';
 import { ControllerLoadLimits } from './controller-load-limits';
-import { limitProblem, loadViolations } from './load-rules';
+import { namesStages } from './lead-time-rule';
+import { LOAD_RULE_IDS, limitProblem, loadViolations } from './load-rules';
 import { IStandardsRule, RuleSeverity, StandardsViolation } from './standards-rule';
 import { controllerLoadOf } from '../load/controller-load';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
+import { didYouMean } from '../util/closest';
 import { field, prop } from '../util/code-hint';
-import { fail, ProblemList, show } from '../util/errors';
+import { describe, fail, ProblemList, show } from '../util/errors';
 import { refuseSecretMaterial } from '../util/secret-material';
 
 /**
@@ -85,10 +87,10 @@ export class PlatformStandards extends Construct {
       StandardsRules.nameLengths(),
     ];
     const disabled = props.disabledRules ?? [];
-    const unknown = disabled.filter(id2 => !builtIn.some(r => r.id === id2));
-    if (unknown.length > 0) {
-      fail(subject, prop('disabledRules'), unknown, 'names rules that are not built in', `use one of ${builtIn.map(r => r.id).join(', ')}`);
-    }
+    const unknownRules = new ProblemList(subject);
+    disabled.forEach((id2, i) => unknownRules.check(prop('disabledRules', i), id2, builtIn.some(r => r.id === id2) ? undefined : 'names no built-in rule',
+      didYouMean(id2, builtIn.map(r => r.id))));
+    unknownRules.throwIfAny();
     this.severities = { ...props.severities ?? {} };
     this.loadLimits = { ...props.loadLimits ?? {} };
     const limits = new ProblemList(subject);
@@ -136,7 +138,7 @@ export class PlatformStandards extends Construct {
   }
 
   private evaluate(apps: IPlatformApp[]): StandardsViolation[] {
-    const violations: StandardsViolation[] = [];
+    const violations: StandardsViolation[] = this.unknownNames(apps);
     if (Object.values(this.loadLimits).some(v => v !== undefined)) {
       for (const v of loadViolations(controllerLoadOf(this.node.root), this.loadLimits)) {
         violations.push({ app: '', ruleId: v.ruleId, severity: this.severities[v.ruleId] ?? RuleSeverity.ERROR, message: v.message });
@@ -162,6 +164,27 @@ export class PlatformStandards extends Construct {
       }
     }
     return violations.sort((a, b) => a.app.localeCompare(b.app) || a.ruleId.localeCompare(b.ruleId) || a.message.localeCompare(b.message));
+  }
+
+  /**
+   * Options keyed by a name must name something that exists: a misspelt key silently checks
+   * nothing. `severities` names rules (or load limits); a rule's stages name a stage of the
+   * pipelines of the apps reviewed.
+   */
+  private unknownNames(apps: IPlatformApp[]): StandardsViolation[] {
+    const out: StandardsViolation[] = [];
+    const ruleIds = [...this._rules.map(r => r.id), ...LOAD_RULE_IDS];
+    for (const key of Object.keys(this.severities).filter(k => !ruleIds.includes(k))) {
+      out.push({ app: '', ruleId: key, severity: RuleSeverity.ERROR, message: describe(prop('severities'), key, 'names no rule of these standards', didYouMean(key, ruleIds)) });
+    }
+    const stages = [...new Set(apps.flatMap(a => a.plan.stages.map(s => s.name)))].sort();
+    if (stages.length === 0) return out;
+    for (const rule of this._rules.filter(namesStages)) {
+      for (const name of rule._stageNames.filter(n => !stages.includes(n))) {
+        out.push({ app: '', ruleId: rule.id, severity: RuleSeverity.ERROR, message: describe(`${rule.id} stages`, name, 'names no stage of the apps\' pipelines', didYouMean(name, stages)) });
+      }
+    }
+    return out;
   }
 
   private validate(): string[] {

@@ -25,6 +25,11 @@ export class ProblemList {
     this.problems.push(message);
   }
 
+  /** Whether `message` was added already (a problem several parts share is reported once). */
+  public has(message: string): boolean {
+    return this.problems.includes(message);
+  }
+
   /** Adds `field: <problem>, got <value>; <fix>` when `problem` is defined. */
   public check(field: Field, value: unknown, problem: string | undefined, fix?: string): void {
     if (problem === undefined) return;

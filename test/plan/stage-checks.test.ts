@@ -70,6 +70,8 @@ describe('verification', () => {
     const w = world();
     expect(() => new PlatformApp(w.app, 'api', appProps(w, { stageVerification: { production: [http] } })))
       .toThrow(/stageVerification key names no stage of pipeline 'standard', got "production"; use one of "dev", "staging", "prod"/);
+    expect(() => new PlatformApp(world().app, 'api', appProps(world(), { stageVerification: { prdo: [http] } })))
+      .toThrow(/stageVerification key names no stage of pipeline 'standard', got "prdo"; did you mean "prod"\?/);
   });
 
   test('fails if the pipeline and the app declare checks with the same name', () => {

@@ -1,10 +1,10 @@
-import { Testing } from 'cdk8s';
+import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import {
   Approval, Artifact, ClusterSelector, IStandardsRule, PlatformApp, PlatformStandards, PromotionPipeline, RuleSeverity, StandardsRules,
   Tier, Verification, Versioning, Waves,
 } from '../../src';
-import { appProps, find, world } from '../support/fixtures';
+import { appProps, errorOf, find, world } from '../support/fixtures';
 
 const check = Verification.http({ name: 'health', url: 'https://api.{cluster}.example.com/healthz' });
 
@@ -146,6 +146,20 @@ describe('PlatformStandards', () => {
     const rule = (id: string): IStandardsRule => ({ id, description: 'x', severity: RuleSeverity.ERROR, check: () => [] });
     expect(() => new PlatformStandards(Testing.app(), 's', { rules: [rule('prod-gate')] })).toThrow(/rule id is already used, got "prod-gate"/);
     expect(() => new PlatformStandards(Testing.app(), 's', { rules: [rule('Team Label')] })).toThrow(/rule id must be lowercase words joined by dashes, got "Team Label"/);
-    expect(() => new PlatformStandards(Testing.app(), 's', { disabledRules: ['prod-gates'] })).toThrow(/disabledRules names rules that are not built in, got \["prod-gates"\]/);
+    expect(() => new PlatformStandards(Testing.app(), 's', { disabledRules: ['prod-gates'] })).toThrow(/disabledRules\[0\] names no built-in rule, got "prod-gates"; did you mean "prod-gate"\?/);
+  });
+
+  test('fails if an option keyed by a name names nothing that exists: severities by rule, max-lead-time stages by stage', () => {
+    const w = world();
+    new PlatformApp(w.app, 'api', appProps(w));
+    new PlatformStandards(w.app, 'standards', {
+      severities: { 'prod-gates': RuleSeverity.WARNING, 'max-applications-per-shard': RuleSeverity.WARNING },
+      rules: [StandardsRules.maxLeadTime({ stages: { prdo: Duration.hours(1), prod: Duration.hours(10) } })],
+    });
+    const message = errorOf(() => w.app.synth());
+    expect(message).toContain('standards: the platform breaks prod-gates: severities names no rule of these standards');
+    expect(message).toContain('got "prod-gates"; did you mean "prod-gate"?');
+    expect(message).toContain('standards: the platform breaks max-lead-time: max-lead-time stages names no stage of the apps\' pipelines, got "prdo"; did you mean "prod"?');
+    expect(message).not.toContain('max-applications-per-shard');
   });
 });
