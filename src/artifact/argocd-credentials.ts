@@ -95,6 +95,36 @@ export class ArgoCdCredentials {
     public readonly _fields: Record<string, string>,
     /** @internal */
     public readonly _problems: string[]) {}
+
+  /**
+   * What is wrong with using these credentials for `repoUrl`, if anything. A GitHub App
+   * authenticates against GitHub's API only: Argo CD v3.5.1 exchanges the App's key for an
+   * installation token at `https://api.github.com`, or at `githubAppEnterpriseBaseUrl`
+   * (util/git/creds.go, `GitHubAppCreds.getAccessToken`), and sends that token to the repository's
+   * host; any other host refuses it, and every sync fails to fetch.
+   * @internal
+   */
+  public _repositoryProblem(repoUrl: string): string | undefined {
+    if (this._fields.githubAppID === undefined) return undefined; // not a GitHub App
+    const host = hostOf(repoUrl);
+    if (host === undefined) return undefined;
+    const base = this._fields.githubAppEnterpriseBaseUrl;
+    if (base === undefined) {
+      return host === 'github.com' || host === 'www.github.com' ? undefined
+        : `is a GitHub App, which authenticates only to github.com (or to the GitHub Enterprise host of enterpriseBaseUrl), but the release repository is on ${host}`;
+    }
+    const enterprise = hostOf(base);
+    return enterprise === undefined || enterprise === host || enterprise === `api.${host}` ? undefined
+      : `is a GitHub App of the GitHub Enterprise at ${enterprise}, but the release repository is on ${host}`;
+  }
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 function sourceProblems(factory: string, source: string | undefined): string[] {

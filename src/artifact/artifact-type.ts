@@ -94,10 +94,10 @@ export const CREDENTIALS_IN_URL = 'must not carry credentials (declare them with
 
 const TRUE = idiom({ typescript: 'true', python: 'True', java: 'true', go: 'jsii.Bool(true)', dotnet: 'true' });
 
-/** The problem of an `http://` repository URL, naming the option as the user's language does. @internal */
-export function insecureHttp(): string {
+/** The problem of an `http://` repository URL, naming the option that accepts it (as the user's language does). @internal */
+export function insecureHttp(option: string = 'allowInsecureHttp'): string {
   return 'must use https: http:// sends the repository content, and Kargo its credentials, in clear text '
-    + hint`(set ${prop('allowInsecureHttp')}: ${TRUE} to accept it for a repository on a trusted network)`;
+    + hint`(set ${prop(option)}: ${TRUE} to accept it for a repository on a trusted network)`;
 }
 
 /**

@@ -160,15 +160,16 @@ function checkCheckoutPath(problems: string[], given: string | undefined): strin
 }
 
 /**
- * Returns why `url` is not an https Git URL Kargo accepts, or undefined.
+ * Returns why `url` is not an https Git URL Kargo accepts, or undefined; `insecureOption` is the
+ * option that accepts `http://` where the URL is given (`releaseRepoAllowInsecureHttp` for the release repository).
  * @internal
  */
-export function gitUrlProblem(url: string, allowInsecureHttp: boolean = false): string | undefined {
+export function gitUrlProblem(url: string, allowInsecureHttp: boolean = false, insecureOption: string = 'allowInsecureHttp'): string | undefined {
   if (/^(git@|ssh:\/\/)/.test(url)) return 'must use https (SSH URLs are deprecated in Kargo and removed in v1.13)';
   switch (urlDefect(url, { schemes: allowInsecureHttp ? ['https:', 'http:'] : ['https:'], requirePath: true })) {
     case 'not-a-url': return 'must be a URL';
     case 'credentials': return CREDENTIALS_IN_URL;
-    case 'scheme': return url.startsWith('http:') ? insecureHttp() : 'must use https';
+    case 'scheme': return url.startsWith('http:') ? insecureHttp(insecureOption) : 'must use https';
     case 'no-path': return 'must name a repository';
     default: return undefined;
   }

@@ -2,6 +2,7 @@ import { checkArtifactsReachRender } from './artifact-reach';
 import { AppOwner } from './owner';
 import { StandardsExemption } from './planned-app';
 import { PlatformAppProps } from './platform-app-props';
+import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { gitUrlProblem } from '../artifact/git-artifact';
 import { sourceArtifact, warehouseArtifacts } from '../artifact/manifest-source';
 import { call, field, hint, prop, shorthand, str } from '../util/code-hint';
@@ -31,6 +32,11 @@ export function checkAppProps(problems: ProblemList, appName: string, props: Pla
   checkExemptions(problems, props.exemptions ?? []);
   reportValue(problems, prop('releaseRepoCredentials'), props.releaseRepoCredentials);
   reportValue(problems, prop('releaseRepoArgoCdCredentials'), props.releaseRepoArgoCdCredentials);
+  const argoCd = props.releaseRepoArgoCdCredentials;
+  if (argoCd instanceof ArgoCdCredentials && typeof props.releaseRepo === 'string') {
+    problems.check(prop('releaseRepoArgoCdCredentials'), argoCd.kind, argoCd._repositoryProblem(releaseRepoOf(props)),
+      hint`use ${call('ArgoCdCredentials', 'managedSecret')} for a repository on another host, or set ${prop('enterpriseBaseUrl')} to its GitHub Enterprise API`);
+  }
   for (const [i, r] of (props.clusterResources ?? []).entries()) {
     problems.check(prop('clusterResources', i, 'kind'), r.kind, /^[A-Z][A-Za-z0-9]*$/.test(r.kind ?? '') ? undefined : 'must be a Kubernetes kind in PascalCase',
       'use e.g. "CustomResourceDefinition"');
@@ -49,7 +55,7 @@ function checkIdentity(problems: ProblemList, appName: string, props: PlatformAp
     problems.check(prop('namespace'), props.namespace, dns1123LabelProblem(props.namespace), 'use a DNS-1123 label');
   }
   checkOwner(problems, props.owner);
-  problems.check(prop('releaseRepo'), props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp),
+  problems.check(prop('releaseRepo'), props.releaseRepo, gitUrlProblem(props.releaseRepo ?? '', props.releaseRepoAllowInsecureHttp, 'releaseRepoAllowInsecureHttp'),
     'use the https:// clone URL of the release repository');
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ArgoCdCredentials, ArgoCdTopology, ClusterFleet, PlatformApp, PlatformAppProps } from '../../src';
 import { formatIssues, ManifestValidator } from '../../src/testkit';
 import { findSecretMaterial } from '../../src/testkit/secret-guard';
-import { appProps, errorOf, SMALL_FLEET, standardPipeline } from '../support/fixtures';
+import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
 
 const OWN_ARGO_CD = ['gcp-dev-h100', 'aws-prod-cpu-2'];
 
@@ -68,3 +68,33 @@ describe('Argo CD read access to the release repository', () => {
     expect(message).toContain('releaseRepoArgoCdCredentials: githubApp enterpriseBaseUrl must be an https:// URL without credentials, got "http://ghe.acme.com"');
   });
 });
+
+describe('a GitHub App reads only GitHub', () => {
+  const app = (releaseRepo: string, enterpriseBaseUrl?: string) => errorOrNothing(() => {
+    const w = world();
+    new PlatformApp(w.app, 'api', appProps(w, {
+      releaseRepo,
+      releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({ appId: 1, installationId: 2, enterpriseBaseUrl, source: 'ExternalSecret argocd-github-app (merge)' }),
+    }));
+  });
+
+  test('fails for a release repository on another host: Argo CD asks api.github.com (or the Enterprise API) for the token', () => {
+    expect(app('https://gitlab.com/acme/releases.git')).toMatch(/^PlatformApp 'api': releaseRepoArgoCdCredentials is a GitHub App, which authenticates only to github.com \(or to the GitHub Enterprise host of enterpriseBaseUrl\), but the release repository is on gitlab.com, got "github-app"; use ArgoCdCredentials.managedSecret/);
+    expect(app('https://git.acme.example/acme/releases.git', 'https://ghe.acme.example/api/v3')).toMatch(/is a GitHub App of the GitHub Enterprise at ghe.acme.example, but the release repository is on git.acme.example/);
+  });
+
+  test('github.com, and a GitHub Enterprise repository on the host of enterpriseBaseUrl (or its api. host), are accepted', () => {
+    expect(app('https://github.com/acme/releases.git')).toBe('');
+    expect(app('https://ghe.acme.example/acme/releases.git', 'https://ghe.acme.example/api/v3')).toBe('');
+    expect(app('https://ghe.acme.example/acme/releases.git', 'https://api.ghe.acme.example')).toBe('');
+  });
+});
+
+function errorOrNothing(fn: () => unknown): string {
+  try {
+    fn();
+    return '';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
