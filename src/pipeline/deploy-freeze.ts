@@ -2,7 +2,7 @@ import { Duration } from 'cdk8s';
 import { call, field, hint, num, prop, str } from '../util/code-hint';
 import { CronSchedule, parseCron } from '../util/cron';
 import { toGoDuration } from '../util/duration';
-import { fail } from '../util/errors';
+import { describe } from '../util/errors';
 import { goProblem } from '../util/go-parsers';
 import { dns1123LabelProblem } from '../util/names';
 
@@ -97,31 +97,39 @@ export class DeployFreeze {
   /** The stages the freeze is limited to (empty: all). */
   public readonly stages: string[];
 
+  /**
+   * What is wrong with the props: the pipeline, stage or app the freeze is given to reports it
+   * under its own name (a freeze is a value, defined before anyone holds it).
+   * @internal
+   */
+  public readonly _problems: string[] = [];
+
   constructor(props: DeployFreezeProps) {
-    const subject = 'DeployFreeze';
+    const problems = this._problems;
     const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
-    if (reason === '') fail(subject, prop('reason'), props.reason, 'is empty', 'say why nothing may ship, e.g. "year-end change freeze"');
-    if (!(props.schedule instanceof FreezeSchedule)) {
-      fail(subject, prop('schedule'), props.schedule, 'must be a FreezeSchedule',
-        hint`use ${call('FreezeSchedule', 'cron', str('0 0 20 12 *'), call('Duration', 'days', num(14)))}`);
+    if (reason === '') problems.push(describe(prop('reason'), props.reason, 'is empty', 'say why nothing may ship, e.g. "year-end change freeze"'));
+    const valid = props.schedule instanceof FreezeSchedule;
+    if (!valid) {
+      problems.push(describe(prop('schedule'), props.schedule, 'must be a FreezeSchedule',
+        hint`use ${call('FreezeSchedule', 'cron', str('0 0 20 12 *'), call('Duration', 'days', num(14)))}`));
     }
-    const { expression, duration } = props.schedule;
-    const schedule = argoCdSchedule(subject, expression);
-    const seconds = typeof (duration as any)?.toSeconds === 'function' ? duration.toSeconds({ integral: false }) : NaN;
-    if (!(Number.isInteger(seconds) && seconds >= 60 && seconds % 60 === 0)) {
-      fail(subject, field(prop('schedule'), 'duration'), Number.isNaN(seconds) ? duration : `${seconds}s`,
-        'must be a positive whole number of minutes (Argo CD checks windows once a minute)', hint`use ${call('Duration', 'hours')} or ${call('Duration', 'days')}`);
+    const schedule = valid ? argoCdSchedule(problems, props.schedule.expression) : '';
+    const duration = valid ? props.schedule.duration : undefined;
+    const seconds = typeof (duration as any)?.toSeconds === 'function' ? duration!.toSeconds({ integral: false }) : NaN;
+    if (valid && !(Number.isInteger(seconds) && seconds >= 60 && seconds % 60 === 0)) {
+      problems.push(describe(field(prop('schedule'), 'duration'), Number.isNaN(seconds) ? duration : `${seconds}s`,
+        'must be a positive whole number of minutes (Argo CD checks windows once a minute)', hint`use ${call('Duration', 'hours')} or ${call('Duration', 'days')}`));
     }
     const timeZone = props.timeZone ?? 'UTC';
     const zoneProblem = timeZoneProblem(timeZone);
-    if (zoneProblem) fail(subject, prop('timeZone'), timeZone, zoneProblem.problem, zoneProblem.fix);
+    if (zoneProblem) problems.push(describe(prop('timeZone'), timeZone, zoneProblem.problem, zoneProblem.fix));
     for (const stage of props.stages ?? []) {
       const problem = dns1123LabelProblem(stage);
-      if (problem) fail(subject, prop('stages'), stage, problem, 'name pipeline stages, e.g. "prod"');
+      if (problem) problems.push(describe(prop('stages'), stage, problem, 'name pipeline stages, e.g. "prod"'));
     }
     this.reason = reason;
     this.schedule = schedule;
-    this.duration = toGoDuration(duration);
+    this.duration = problems.length === 0 ? toGoDuration(duration!) : '';
     this.durationSeconds = seconds;
     this.timeZone = timeZone;
     this.allowManualSync = props.allowManualSync ?? false;
@@ -169,15 +177,15 @@ export interface FreezeOverrideProps {
 export class FreezeOverride {
   /** An override granted by someone, for a reason. */
   public static of(props: FreezeOverrideProps): FreezeOverride {
-    const subject = 'FreezeOverride';
+    const problems: string[] = [];
     const by = typeof props.by === 'string' ? props.by.trim() : '';
     const reason = typeof props.reason === 'string' ? props.reason.trim() : '';
-    if (by === '') fail(subject, prop('by'), props.by, 'is empty', 'name who approved shipping during the freeze');
-    if (reason === '') fail(subject, prop('reason'), props.reason, 'is empty', 'say why the change cannot wait, e.g. a CVE or incident id');
-    if (props.until !== undefined && !/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(props.until)) {
-      fail(subject, prop('until'), props.until, 'is not an ISO date', "use '2026-12-24' or '2026-12-24T18:00:00Z'");
+    if (by === '') problems.push(describe(prop('by'), props.by, 'is empty', 'name who approved shipping during the freeze'));
+    if (reason === '') problems.push(describe(prop('reason'), props.reason, 'is empty', 'say why the change cannot wait, e.g. a CVE or incident id'));
+    if (props.until !== undefined && !isRealIsoDate(props.until)) {
+      problems.push(describe(prop('until'), props.until, 'is not a real ISO date (UTC)', "use '2026-12-24' or '2026-12-24T18:00:00Z'"));
     }
-    return new FreezeOverride(by, reason, props.until);
+    return new FreezeOverride(by, reason, props.until, problems);
   }
 
   private constructor(
@@ -186,7 +194,9 @@ export class FreezeOverride {
     /** Why. */
     public readonly reason: string,
     /** Until when, if recorded. */
-    public readonly until?: string) {}
+    public readonly until: string | undefined,
+    /** What is wrong with it, reported by the app it is given to. @internal */
+    public readonly _problems: string[]) {}
 
   /** The annotation value: `<reason> (by <who>[, until <date>])`. */
   public get record(): string {
@@ -199,17 +209,30 @@ export class FreezeOverride {
  * the parser Argo CD v3.5.1 uses, and refused when it never fires (Argo CD would hold that
  * window active for ever).
  */
-function argoCdSchedule(subject: string, expression: unknown): string {
+function argoCdSchedule(problems: string[], expression: unknown): string {
   const text = typeof expression === 'string' ? expression.trim() : '';
   const schedule = CronSchedule.expandDescriptor(text) ?? text;
   const parsed = parseCron(schedule);
-  if ('problem' in parsed) fail(subject, prop('schedule'), expression, parsed.problem, parsed.fix);
-  if (parsed.firesNever) {
-    fail(subject, prop('schedule'), expression,
+  if ('problem' in parsed) {
+    problems.push(describe(prop('schedule'), expression, parsed.problem, parsed.fix));
+  } else if (parsed.firesNever) {
+    problems.push(describe(prop('schedule'), expression,
       'never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever (robfig/cron SpecSchedule.Next returns the zero time, which SyncWindow.active reads as past)',
-      'name a day that exists in the months given, e.g. 28 instead of 30 for February');
+      'name a day that exists in the months given, e.g. 28 instead of 30 for February'));
   }
   return schedule;
+}
+
+/**
+ * A date (`2026-12-24`) or UTC time (`2026-12-24T18:00:00Z`) that exists: `Date` rolls
+ * `2026-02-30` over to March 2nd instead of refusing it, so the parsed value must print back as given.
+ */
+function isRealIsoDate(text: unknown): boolean {
+  const m = typeof text === 'string' ? /^(\d{4}-\d{2}-\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,3})?)?Z)?$/.exec(text) : null;
+  if (!m) return false;
+  const parsed = new Date(m[2] ? text as string : `${m[1]}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== m[1]) return false;
+  return m[2] === undefined || (Number(m[3]) < 24 && Number(m[4]) < 60 && Number(m[6] ?? 0) < 60);
 }
 
 /**

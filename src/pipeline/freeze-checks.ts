@@ -1,6 +1,6 @@
 import { DeployFreeze } from './deploy-freeze';
 import { call, Code, ETC, fieldText, hint, newObject, num, prop, str, struct } from '../util/code-hint';
-import { Field, ProblemList, show } from '../util/errors';
+import { Field, ProblemList, reportValue, show } from '../util/errors';
 import { HostLanguage } from '../util/host-language';
 
 const SCHEDULE = call('FreezeSchedule', 'cron', str('0 0 20 12 *'), call('Duration', 'days', num(14)));
@@ -12,8 +12,9 @@ const NEW_FREEZE = newObject('DeployFreeze', {
 } satisfies Code);
 
 /**
- * Freezes must be `DeployFreeze`s; a stage's own freeze may not name other stages (it would
- * silently never apply). Returns the freezes that are `DeployFreeze`s, for the checks after it.
+ * Freezes must be `DeployFreeze`s without problems of their own (reported here, naming where the
+ * freeze is held); a stage's own freeze may not name other stages (it would silently never
+ * apply). Returns the freezes that are valid `DeployFreeze`s, for the checks after it.
  * @internal
  */
 export function checkFreezes(problems: ProblemList, field: Field, freezes: DeployFreeze[], stage?: string): DeployFreeze[] {
@@ -23,6 +24,9 @@ export function checkFreezes(problems: ProblemList, field: Field, freezes: Deplo
       problems.check(`${name}[${i}]`, f, 'must be a DeployFreeze', hint`use ${NEW_FREEZE}`);
       return false;
     }
+    // the freeze's own problems, under the pipeline, stage or app that holds it
+    reportValue(problems, `${name}[${i}]`, f);
+    if (f._problems.length > 0) return false;
     if (stage !== undefined && !f.appliesTo(stage)) {
       problems.check(`${name}[${i}].${fieldText(prop('stages'))}`, f.stages, `does not include the stage ${show(stage)} it is given to`,
         hint`leave ${prop('stages')} unset on a stage's own freezes`);

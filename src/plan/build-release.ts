@@ -20,7 +20,7 @@ import { webhookReceiverProblems } from '../fleet/webhook-config';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { checkFreezes } from '../pipeline/freeze-checks';
 import { call, hint, prop, str, struct } from '../util/code-hint';
-import { describe, ProblemList } from '../util/errors';
+import { describe, ProblemList, reportValue } from '../util/errors';
 import { refuseSecretMaterial } from '../util/secret-material';
 import { RenderedVerification } from '../verification/render';
 import { Verification } from '../verification/verification';
@@ -53,6 +53,7 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     problems.check(prop('freezeOverride'), props.freezeOverride, 'must be a FreezeOverride',
       hint`use ${call('FreezeOverride', 'of', struct('FreezeOverrideProps', { by: str('alice@acme.example'), reason: str('CVE-2026-1234') }))}`);
   }
+  if (props.freezeOverride instanceof FreezeOverride) reportValue(problems, prop('freezeOverride'), props.freezeOverride);
   webhookReceiverProblems(problems, 'webhookReceivers', props.webhookReceivers ?? []);
   const before = problems.size;
   const checks = collectStageChecks(problems, props.pipeline?.pipelineName, props.pipeline?.stages ?? [], props.verification ?? [],

@@ -8,13 +8,21 @@ import {
 } from '../../src';
 import { run } from '../../src/cli';
 import { ManifestValidator } from '../../src/testkit';
-import { appProps, find, managedAuth, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from '../support/fixtures';
+import { appProps, errorOf, find, managedAuth, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from '../support/fixtures';
 
 const yearEnd = (props: Partial<ConstructorParameters<typeof DeployFreeze>[0]> = {}) => new DeployFreeze({
   reason: 'year-end freeze',
   schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)),
   stages: ['prod'],
   ...props,
+});
+
+/** The error of a pipeline holding `freeze`: a freeze's problems are reported by whoever holds it. */
+const held = (freeze: DeployFreeze) => errorOf(() => standardPipeline(Testing.app(), { freezes: [freeze] }));
+/** The error of an app with `override`. */
+const withOverride = (override: FreezeOverride) => errorOf(() => {
+  const w = world();
+  new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: override }));
 });
 
 const PROD_APPS = ['api-aws-prod-cpu-1', 'api-aws-prod-cpu-2', 'api-gcp-prod-h100-1', 'api-gcp-prod-h100-2'];
@@ -86,20 +94,44 @@ describe('DeployFreeze', () => {
   });
 
   test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 18 * * 5-7', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): day-of-week "5-7": end of range \(7\) above maximum \(6\): 5-7, got "0 18 \* \* 5-7"; day-of-week takes 0-6 or sun-sat.*; Argo CD counts Sunday as 0 only/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) })).toThrow(/DeployFreeze: schedule .*minute "\*\/0": step of range should be a positive number: \*\/0/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) })).toThrow(/day-of-month "\*\/x": failed to parse int from x/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) })).toThrow(/DeployFreeze: schedule is refused by .*parser does not accept descriptors: @every 1h, got "@every 1h"/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 30 2 *', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever.*got "0 0 30 2 \*"; name a day that exists/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 18 * * 5-7', Duration.days(1)) })))
+      .toMatch(/PromotionPipeline 'standard': freezes\[0\]: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): day-of-week "5-7": end of range \(7\) above maximum \(6\): 5-7, got "0 18 \* \* 5-7"; day-of-week takes 0-6 or sun-sat.*; Argo CD counts Sunday as 0 only/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('*/0 * * * *', Duration.days(1)) }))).toMatch(/PromotionPipeline 'standard': freezes\[0\]: schedule .*minute "\*\/0": step of range should be a positive number: \*\/0/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 */x * *', Duration.days(1)) }))).toMatch(/day-of-month "\*\/x": failed to parse int from x/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('@every 1h', Duration.days(1)) }))).toMatch(/PromotionPipeline 'standard': freezes\[0\]: schedule is refused by .*parser does not accept descriptors: @every 1h, got "@every 1h"/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 30 2 *', Duration.days(1)) })))
+      .toMatch(/PromotionPipeline 'standard': freezes\[0\]: schedule never fires, and Argo CD v3.5.1 holds a window whose schedule never fires active for ever.*got "0 0 30 2 \*"; name a day that exists/);
+  });
+
+  test('a freeze\'s problems name the pipeline, stage or app that holds it, all at once', () => {
+    const bad = yearEnd({ reason: ' ', timeZone: 'Mars/Olympus' });
+    expect(held(bad)).toMatch(/^PromotionPipeline 'standard': 2 problems\n {2}- freezes\[0\]: reason is empty, got " "[^\n]*\n {2}- freezes\[0\]: timeZone is refused by Go's time.LoadLocation/);
+    const w = world();
+    expect(errorOf(() => w.pipeline.addStage({ name: 'late', clusters: w.pipeline.stages[0].clusters, freezes: [yearEnd({ stages: undefined, reason: '' })] })))
+      .toMatch(/^PromotionPipeline 'standard': stage "late" freezes\[0\]: reason is empty/);
+    const w2 = world();
+    expect(errorOf(() => new PlatformApp(w2.app, 'api', appProps(w2, { freezes: [bad] })))).toMatch(/^PlatformApp 'api': 2 problems\n {2}- freezes\[0\]: reason is empty/);
+  });
+
+  test('fails if an override\'s until is not a real date (Date rolls 2026-02-30 over to March)', () => {
+    for (const until of ['2026-02-30', '2026-13-01', '2026-12-24T25:00:00Z', '2026-12-24T18:61:00Z', '2026-12-24 18:00', '24.12.2026']) {
+      expect(withOverride(FreezeOverride.of({ by: 'a', reason: 'x', until })), until).toMatch(/freezeOverride: until is not a real ISO date \(UTC\)/);
+    }
+    for (const until of ['2028-02-29', '2026-12-24', '2026-12-24T18:00:00Z', '2026-12-24T18:00Z', '2026-12-24T18:00:00.5Z']) {
+      expect(() => synthApp(() => ({ freezeOverride: FreezeOverride.of({ by: 'a', reason: 'x', until }) })), until).not.toThrow();
+    }
+  });
+
+  test('a freeze naming a stage the pipeline lacks says which one was meant', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd({ stages: ['prdo'] })] });
+    expect(errorOf(() => new PlatformApp(w.app, 'api', appProps(w)))).toMatch(/freezes\[0\]\.stages is not a stage of pipeline 'standard' \(dev, staging, prod\), got "prdo"; did you mean "prod"\?/);
   });
 
   test('fails if the time zone is one Go refuses though JavaScript accepts it (wrong case), suggesting its spelling', () => {
     // Intl accepts any case; Go's time.LoadLocation (Argo CD's SyncWindow, Kargo's timezone()) does not
-    expect(() => yearEnd({ timeZone: 'europe/berlin' })).toThrow('DeployFreeze: timeZone is refused by Go\'s time.LoadLocation, which Argo CD and Kargo '
+    expect(held(yearEnd({ timeZone: 'europe/berlin' }))).toBe('PromotionPipeline \'standard\': freezes[0]: timeZone is refused by Go\'s time.LoadLocation, which Argo CD and Kargo '
       + 'read it with (unknown time zone europe/berlin), got "europe/berlin"; write it as the zone database spells it: "Europe/Berlin"');
-    expect(() => yearEnd({ timeZone: 'us/pacific' })).toThrow(/spells it: "America\/Los_Angeles"/);
+    expect(held(yearEnd({ timeZone: 'us/pacific' }))).toMatch(/spells it: "America\/Los_Angeles"/);
     expect(yearEnd({ timeZone: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');
   });
 
@@ -114,16 +146,16 @@ describe('DeployFreeze', () => {
   });
 
   test('validation names the field, the value and the fix', () => {
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) }))
-      .toThrow(/DeployFreeze: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): expected exactly 5 fields, found 4: \[0 0 20 12\], got "0 0 20 12"/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) }))
-      .toThrow(/day-of-month "32": end of range \(32\) above maximum \(31\): 32, got "0 0 32 12 \*"; day-of-month takes 1-31/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(0)) })).toThrow(/schedule duration.*whole number of minutes/);
-    expect(() => yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(90)) })).toThrow(/90s/);
-    expect(() => yearEnd({ timeZone: 'Mars/Olympus' })).toThrow(/timeZone is refused by Go's time.LoadLocation.*\(unknown time zone Mars\/Olympus\), got "Mars\/Olympus"/);
-    expect(() => yearEnd({ reason: ' ' })).toThrow(/DeployFreeze: reason.*is empty/);
-    expect(() => FreezeOverride.of({ by: '', reason: 'x' })).toThrow(/FreezeOverride: by.*is empty/);
-    expect(() => FreezeOverride.of({ by: 'a', reason: 'x', until: 'tomorrow' })).toThrow(/until.*not an ISO date/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12', Duration.days(1)) })))
+      .toMatch(/PromotionPipeline 'standard': freezes\[0\]: schedule is refused by Argo CD v3.5.1's cron parser \(robfig\/cron\): expected exactly 5 fields, found 4: \[0 0 20 12\], got "0 0 20 12"/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.days(1)) })))
+      .toMatch(/day-of-month "32": end of range \(32\) above maximum \(31\): 32, got "0 0 32 12 \*"; day-of-month takes 1-31/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(0)) }))).toMatch(/schedule duration.*whole number of minutes/);
+    expect(held(yearEnd({ schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.seconds(90)) }))).toMatch(/90s/);
+    expect(held(yearEnd({ timeZone: 'Mars/Olympus' }))).toMatch(/timeZone is refused by Go's time.LoadLocation.*\(unknown time zone Mars\/Olympus\), got "Mars\/Olympus"/);
+    expect(held(yearEnd({ reason: ' ' }))).toMatch(/PromotionPipeline 'standard': freezes\[0\]: reason.*is empty/);
+    expect(withOverride(FreezeOverride.of({ by: '', reason: 'x' }))).toMatch(/^PlatformApp 'api': freezeOverride: by is empty/);
+    expect(withOverride(FreezeOverride.of({ by: 'a', reason: 'x', until: 'tomorrow' }))).toMatch(/freezeOverride: until is not a real ISO date \(UTC\), got "tomorrow"/);
     // a freeze naming a stage the pipeline lacks would never apply
     const w = world(SMALL_FLEET, { freezes: [yearEnd({ stages: ['production'] })] });
     expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(/pipeline 'standard' freezes\[0\]\.stages is not a stage of pipeline 'standard' \(dev, staging, prod\), got "production"/);
