@@ -34,7 +34,7 @@ describe('the 100-cluster fleet from Terraform', () => {
   const examples = defineExamples(Testing.app());
   const { fleet } = examples;
   // the fleet's chart also holds Kargo's ClusterConfig (the platform's webhook receivers)
-  const secrets = Testing.synth(fleet).filter(o => o.kind === 'Secret');
+  const secrets = Testing.synth(fleet).filter(o => o.kind === 'Secret' && o.metadata.labels?.['argocd.argoproj.io/secret-type'] === 'cluster');
 
   test('has 100 clusters over 4 providers, 6 accelerator families plus CPU-only, 3 tiers', () => {
     expect(fleet.clusters).toHaveLength(100);

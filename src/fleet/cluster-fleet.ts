@@ -12,10 +12,10 @@ import { WebhookReceiver } from './webhook-receiver';
 import { PlatformLabels } from '../contracts/labels';
 import { field, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
-import { fail, ProblemList, reportValue, show } from '../util/errors';
+import { fail, ProblemList, problemListing, reportValue, show, userError } from '../util/errors';
 import { claimChartId } from '../util/name-registry';
-import { refuseSecretMaterial } from '../util/secret-material';
 import { dns1123LabelProblem, labelValueProblem } from '../util/names';
+import { refuseSecretMaterial } from '../util/secret-material';
 
 /**
  * Properties for `ClusterFleet`.
@@ -216,7 +216,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
         'set it to the number of application controller replicas');
     }
     verificationJobProblems(props.verificationJobs).forEach(p => problems.add(p));
-    this.webhookReceivers = defineClusterConfig(this, problems, props.webhookReceivers, props.discoveryFallbackInterval, { [PlatformLabels.FLEET]: this.fleetName });
+    this.webhookReceivers = defineClusterConfig(this, problems, props.webhookReceivers, props.discoveryFallbackInterval,
+      { [PlatformLabels.FLEET]: this.fleetName });
     problems.throwIfAny();
     this.applicationControllerShards = shards;
     this.verificationJobs = props.verificationJobs;
@@ -227,9 +228,18 @@ export class ClusterFleet extends Chart implements IClusterFleet {
     if (dupNames.length > 0) {
       fail(subject, prop('clusters'), dupNames, 'must have unique names', 'rename or remove the duplicates');
     }
+    // every cluster's problems at once: a fleet with ten clusters lacking auth says so once, not ten times over ten runs
+    const problemsOfClusters: string[] = [];
     for (const options of props.clusters ?? []) {
-      this.addCluster(options);
+      try {
+        this.addCluster(options);
+      } catch (e) {
+        if (!(e instanceof Error) || e.constructor !== Error) throw e; // a bug, not a problem of the input
+        problemsOfClusters.push(`${(e as Error).message}`.replace(`${subject}: `, '').replace(/\n/g, '\n  '));
+      }
     }
+    if (problemsOfClusters.length === 1) throw userError(`${subject}: ${problemsOfClusters[0].replace(/\n {2}/g, '\n')}`);
+    if (problemsOfClusters.length > 1) throw userError(problemListing(subject, problemsOfClusters));
   }
 
   /**

@@ -213,6 +213,17 @@ function readCaData(r: EntryReader, entry: JsonObject): string | undefined {
   return caData;
 }
 
+/** Where each cloud's Terraform provider keeps the cluster CA, already base64-encoded. */
+function caAttribute(provider: CloudProvider | undefined): string {
+  switch (provider) {
+    case CloudProvider.AWS: return 'aws_eks_cluster.<name>.certificate_authority[0].data';
+    case CloudProvider.GCP: return 'google_container_cluster.<name>.master_auth[0].cluster_ca_certificate';
+    case CloudProvider.AZURE: return 'azurerm_kubernetes_cluster.<name>.kube_config[0].cluster_ca_certificate';
+    case CloudProvider.OCI: return 'base64encode() of the certificate-authority-data in data.oci_containerengine_cluster_kube_config.<name>.content';
+    default: return 'the certificate-authority-data of its kubeconfig';
+  }
+}
+
 function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | undefined, caData: string | undefined,
   central: boolean): ClusterAuth | undefined {
   const tls: ClusterTlsOptions = caData === undefined ? {} : { caData };
@@ -220,7 +231,7 @@ function readAuth(r: EntryReader, entry: JsonObject, provider: CloudProvider | u
   // docs/operator-manual/declarative-setup.md, "Clusters"); a cluster with its own Argo CD needs none.
   const caRequired = caDataRequiredProblem(provider);
   if (central && caRequired !== undefined && (entry.ca_data === undefined || entry.ca_data === null)) {
-    r.report('ca_data', undefined, caRequired, 'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
+    r.report('ca_data', undefined, caRequired, `output the cluster's CA certificate, base64-encoded (${caAttribute(provider)})`);
   }
   const auth = r.object(entry, 'auth', { fix: 'use e.g. { type = "eks", cluster_name = "..." } or { type = "exec", command = "..." }' });
   const types = Object.keys(AUTH_FIELDS);

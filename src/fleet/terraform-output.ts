@@ -1,3 +1,4 @@
+import { ArgoCdTopologyKind } from './argocd-topology';
 import { ClusterOptions, endpointIdentity } from './cluster';
 import { preview } from './terraform-credentials';
 import { readCluster } from './terraform-entries';
@@ -59,6 +60,7 @@ export function clustersFromTerraformOutput(text: string,
     : Object.entries(value).map(([key, entry], index) => ({ entry, index, key }));
   const byName = new Map<string, string>();
   const byEndpoint = new Map<string, string>();
+  const byShard = new Map<string, string>();
   const clusters: ClusterOptions[] = [];
   for (const { entry, index, key } of entries) {
     const listName = key === undefined && isObject(entry) && typeof entry.name === 'string' ? entry.name : undefined;
@@ -85,6 +87,18 @@ export function clustersFromTerraformOutput(text: string,
           'each cluster needs its own API server URL: one of the two entries points at the wrong cluster');
       } else {
         byEndpoint.set(endpoint, where);
+      }
+    }
+    // a Kargo shard talks to one Argo CD: reported here in the file's terms (argocd.kargo_shard),
+    // not later by the fleet in the TypeScript ones
+    const shard = cluster?.argoCd?.kind === ArgoCdTopologyKind.PER_CLUSTER ? cluster.argoCd.kargoShard ?? name : undefined;
+    if (shard !== undefined) {
+      const firstWithShard = byShard.get(shard);
+      if (firstWithShard !== undefined) {
+        reader.report('argocd.kargo_shard', shard, `is also the Kargo shard of ${firstWithShard}`,
+          'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
+      } else {
+        byShard.set(shard, where);
       }
     }
     if (cluster && !reader.failed) clusters.push(cluster);

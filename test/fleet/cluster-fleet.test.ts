@@ -2,7 +2,7 @@ import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { Accelerator, ClusterAuth, ClusterFleet, ClusterOptions, CloudProvider, PlatformLabels, Tier } from '../../src';
 import { HostLanguage } from '../../src/util/host-language';
-import { managedAuth, SMALL_FLEET, TEST_CA } from '../support/fixtures';
+import { errorOf, managedAuth, SMALL_FLEET, TEST_CA } from '../support/fixtures';
 
 const base: ClusterOptions = { name: 'c1', server: 'https://c1.example.com', provider: CloudProvider.AWS, region: 'us-east-1', tier: Tier.DEV, auth: managedAuth(CloudProvider.AWS, 'c1') };
 
@@ -130,6 +130,14 @@ describe('ClusterFleet', () => {
 
   test('reports every problem of a cluster at once', () => {
     expect(() => fleetOf({ ...base, server: 'ftp://x', region: '' })).toThrow(/2 problems[\s\S]*server must use https[\s\S]*region must not be empty/);
+  });
+
+  test('reports the problems of every cluster at once: three clusters lacking auth are three problems of one run', () => {
+    const noAuth = (name: string) => ({ ...base, name, server: `https://${name}.example.com`, provider: CloudProvider.ON_PREM, auth: undefined });
+    const message = errorOf(() => fleetOf(noAuth('c1'), { ...noAuth('c2'), region: '' }, noAuth('c3')));
+    expect(message).toMatch(/^ClusterFleet 'fleet': 3 problems\n {2}- cluster "c1": auth is required for provider "on-prem"/);
+    expect(message).toMatch(/\n {2}- cluster "c2": 2 problems\n {4}- region must not be empty[^\n]*\n {4}- auth is required/);
+    expect(message).toMatch(/\n {2}- cluster "c3": auth is required/);
   });
 
   test('fails if the Argo CD namespace is invalid', () => {

@@ -186,10 +186,23 @@ describe('clustersFromTerraformOutput fails', () => {
   test('fails without the ca and the eks cluster name the central argo cd needs', () => {
     expect(errorOf(() => parse([{ ...GOOD, ca_data: undefined }]))).toBe(`${SOURCE}: clusters[0] ("aws-use1-h100-prod-01"): `
       + 'ca_data is required for provider "aws" with the central Argo CD: its API server\'s certificate is signed by the cluster\'s own CA, got nothing; '
-      + 'output the cluster\'s ca certificate, base64-encoded (e.g. aws_eks_cluster.<name>.certificate_authority[0].data)');
+      + 'output the cluster\'s CA certificate, base64-encoded (aws_eks_cluster.<name>.certificate_authority[0].data)');
+    // each provider's own attribute
+    expect(errorOf(() => parse([{ ...GOOD, provider: 'gcp', auth: { type: 'gke' }, ca_data: undefined }])))
+      .toContain('base64-encoded (google_container_cluster.<name>.master_auth[0].cluster_ca_certificate)');
+    expect(errorOf(() => parse([{ ...GOOD, provider: 'azure', auth: { type: 'aks' }, ca_data: undefined }])))
+      .toContain('base64-encoded (azurerm_kubernetes_cluster.<name>.kube_config[0].cluster_ca_certificate)');
     expect(errorOf(() => parse([{ ...GOOD, auth: undefined }]))).toContain('auth is required for provider "aws" with the central argo cd: argo cd mints its token for the eks cluster name, got nothing');
     expect(errorOf(() => parse([{ ...GOOD, auth: { type: 'eks' } }]))).toContain('auth.cluster_name is required, got nothing');
     expect(parse([{ ...GOOD, ca_data: undefined, argocd: { mode: 'per-cluster' } }])).toHaveLength(1);
+  });
+
+  test('fails if two entries share a Kargo shard, in the file\'s own terms (argocd.kargo_shard)', () => {
+    const own = (name: string, endpoint: string) => ({ ...GOOD, name, endpoint, ca_data: undefined, argocd: { mode: 'per-cluster', kargo_shard: 'edge' } });
+    const message = errorOf(() => parse([own('edge-1', 'https://edge-1.example.com'), own('edge-2', 'https://edge-2.example.com')]));
+    expect(message).toBe(`${SOURCE}: clusters[1] ("edge-2"): argocd.kargo_shard is also the Kargo shard of clusters[0] ("edge-1"), got "edge"; `
+      + 'a Kargo shard talks to exactly one Argo CD, so every cluster with its own Argo CD needs its own shard');
+    expect(message).not.toMatch(/argoCd|kargoShard/);
   });
 
   test('fails if auth is malformed', () => {
