@@ -67,11 +67,13 @@ export class PlatformSynthApp extends App {
       super.synth();
       return;
     }
-    fs.mkdirSync(this.outdir, { recursive: true });
     // validation may render objects too (load limits): it must see the objects as they are now
     this.written.clear();
     const all = this.node.findAll();
     validateAll(all);
+    // only now: a definition that fails validation leaves no output directory at all (`cdk8s synth`
+    // deletes the old one before it runs the app, so an empty one would replace it)
+    fs.mkdirSync(this.outdir, { recursive: true });
     const hasDependantCharts = resolveDependencies(all);
     const order = dependencyFreeOrder(all);
     const charts = order?.charts ?? this.charts;

@@ -73,6 +73,16 @@ describe('PlatformSynthApp writes what cdk8s App writes', () => {
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 
+  test('a definition that fails validation leaves no output directory (cdk8s synth deletes the old one first: an empty one would replace it)', () => {
+    const outdir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'synth-')), '.synth-out');
+    const app = new PlatformSynthApp({ outdir });
+    new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    app.node.addValidation({ validate: () => ['not valid'] });
+    expect(() => app.synth()).toThrow(/Validation failed with the following errors:\n {2}\[\] not valid/);
+    expect(fs.existsSync(outdir)).toBe(false);
+    fs.rmSync(path.dirname(outdir), { recursive: true, force: true });
+  });
+
   test('charts that depend on each other: numbered files, objects in dependency order', () => {
     const define = (app: App) => {
       const a = new Chart(app, 'a');
