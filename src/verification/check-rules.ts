@@ -1,3 +1,4 @@
+import { SOAK_CHECK_NAME } from './soak-check';
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { MetricOutcomes } from './metric-outcome';
@@ -87,6 +88,10 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
   const name = options?.name ?? kind;
   const nameProblem = dns1123LabelProblem(`${name}`);
   if (nameProblem) problems.push(describe(fieldOf(kind, 'check', prop('name')), name, nameProblem, 'use e.g. "health"'));
+  if (name === SOAK_CHECK_NAME) {
+    problems.push(describe(fieldOf(kind, 'check', prop('name')), name, 'is reserved for the metric that waits a soak (a dry-run metric: a check of that name would not gate)',
+      'name the check after what it checks, e.g. "soak-probe" or "health"'));
+  }
   const args = { ...options?.args ?? {} };
   for (const [argName, arg] of Object.entries(args)) {
     checkArgName(problems, argName, true);

@@ -182,7 +182,7 @@ function addCheckMetrics(check: Verification, ctx: VerificationContext, into: St
   for (const name of check._referencedArgs) {
     if (!into.args.some(a => a.name === name)) into.args.push(templateArg(name, check._args[name]));
   }
-  if (check._dryRun) into.dryRun.push(...metrics.map(m => ({ metricName: m.name })));
+  if (check._dryRun) into.dryRun.push(...metrics.map(m => dryRunRule(`${m.name}`)));
   const outcomes = check._outcomes;
   if (outcomes !== undefined) {
     const outcome = JSON.stringify({ noData: outcomes.noData, nan: outcomes.nan });
@@ -217,6 +217,17 @@ function metricInputs(ctx: VerificationContext, labels: Record<string, string>):
 }
 
 /**
+ * A dry-run rule for exactly one metric. Argo Rollouts v1.9.1 reads `dryRun[].metricName` as a
+ * regular expression and matches it unanchored against every metric's name
+ * (utils/analysis/helpers.go, `GetDryRunMetrics`: `regexp.MatchString`): the rule `soak` would
+ * also make `soak-probe`, and a dry-run check `api` every `api-*` metric, non-blocking.
+ * @internal
+ */
+export function dryRunRule(metricName: string): { metricName: string } {
+  return { metricName: `^${metricName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
+}
+
+/**
  * Adds the Stage's soak (one dry-run metric that starts `soak` after the run) to its template;
  * returns the problems (a check that takes its name).
  */
@@ -224,7 +235,7 @@ function addSoakMetric(ctx: VerificationContext, soak: string, checks: Verificat
   into: StageTemplateParts): string[] {
   into.checks.push(SOAK_CHECK_NAME);
   into.metrics.push(soakMetric(soak, labels, ctx.jobs));
-  into.dryRun.push({ metricName: SOAK_CHECK_NAME });
+  into.dryRun.push(dryRunRule(SOAK_CHECK_NAME));
   return checks.some(c => c.name === SOAK_CHECK_NAME)
     ? [describe('verification name', SOAK_CHECK_NAME, `is the name of the metric that waits the soak of ${soak} in Stage ${show(ctx.kargoStage)}`, 'rename the check')]
     : [];

@@ -66,7 +66,7 @@ describe('PlatformApp', () => {
     expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).spec.verification?.analysisTemplates))
       .toEqual([undefined, [{ kind: 'AnalysisTemplate', name: 'staging-verification' }], [{ kind: 'AnalysisTemplate', name: 'prod-canary-verification' }], undefined]);
     const soak = find(objects, 'AnalysisTemplate', 'staging-verification').spec;
-    expect(soak.dryRun).toEqual([{ metricName: 'soak' }]);
+    expect(soak.dryRun).toEqual([{ metricName: '^soak$' }]);
     expect(soak.metrics.map((m: any) => [m.name, m.initialDelay, m.count, m.provider.job.spec.template.spec.containers[0].command]))
       .toEqual([['soak', '30m', 1, ['node', '-e', '']]]);
   });

@@ -99,9 +99,10 @@ describe('Verification.http', () => {
       },
     });
     // The JSON guard is dry-run with its web metric; it carries the timeout, the body and insecure.
+    // anchored: Argo Rollouts matches each rule as an unanchored regular expression (GetDryRunMetrics)
     expect(spec.dryRun).toEqual([
-      { metricName: 'echo-gcp-usc1-h100-prod-01' }, { metricName: 'echo-gcp-usc1-h1-ca6eb5e-answers-json' },
-      { metricName: 'echo-azr-eus-mi300x-prod-01' }, { metricName: 'echo-azr-eus-mi3-89d44a5-answers-json' },
+      { metricName: '^echo-gcp-usc1-h100-prod-01$' }, { metricName: '^echo-gcp-usc1-h1-ca6eb5e-answers-json$' },
+      { metricName: '^echo-azr-eus-mi300x-prod-01$' }, { metricName: '^echo-azr-eus-mi3-89d44a5-answers-json$' },
     ]);
     const guard = spec.metrics[1];
     expect([guard.initialDelay, guard.interval, guard.count, guard.failureLimit, guard.consecutiveErrorLimit]).toEqual(['2m', '1m30s', 3, 0, 0]);
