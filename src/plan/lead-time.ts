@@ -202,7 +202,19 @@ export function computeLeadTime(plan: ReleasePlan, discovery: DiscoveryPlan, ver
   const last = terminals.reduce((a, b) => (reach.get(b)!.verified > reach.get(a)!.verified ? b : a), terminals[0]);
   const criticalPath = last === undefined ? [] : chain(last);
   const bindingChains = terminals.map(chain);
-  const waited = new Set(bindingChains.flat());
+  // every Kargo Stage a release must pass: an all join (Kargo's availabilityStrategy All) needs
+  // Freight verified in every upstream, so each upstream branch's approvals are given too; an
+  // any-of join needs one branch (the fastest, as timed above)
+  const waited = new Set<string>();
+  const visit = (kargoStage: string) => {
+    if (waited.has(kargoStage)) return;
+    waited.add(kargoStage);
+    const wave = byKargoStage.get(kargoStage)?.wave;
+    if (wave === undefined) return;
+    const via = reach.get(kargoStage)?.via;
+    for (const up of wave.join === JoinKind.ANY_OF ? (via === undefined ? [] : [via]) : wave.upstreams) visit(up);
+  };
+  terminals.forEach(visit);
   const waitedWaves = waves.filter(x => waited.has(x.wave.kargoStage));
   return {
     seconds: last === undefined ? discovery.waitSeconds : reach.get(last)!.verified,

@@ -144,6 +144,17 @@ describe('computeLeadTime', () => {
     ]);
   });
 
+  test('an all join needs the approvals of every branch, not only of the slowest (per-cluster Stages of a gated wave each ask)', () => {
+    const gated = { approval: ApprovalKind.PULL_REQUEST, gated: true, promoters: ['sre'] };
+    const p = plan([
+      stage('dev', [wave('dev', [])]),
+      stage('prod', [wave('prod-w1', ['dev']), wave('prod-w1-edge', ['dev'], { branch: 'edge' }), wave('prod-w2', ['prod-w1', 'prod-w1-edge'], { join: JoinKind.ALL })], gated),
+    ]);
+    const lt = computeLeadTime(p, POLLING, minutes({ 'dev': 10, 'prod-w1': 60, 'prod-w1-edge': 5, 'prod-w2': 5 }));
+    expect(lt.criticalPath).toEqual(['dev', 'prod-w1', 'prod-w2']);
+    expect(lt.approvals.map(a => a.kargoStage)).toEqual(['prod-w1', 'prod-w1-edge', 'prod-w2']);
+  });
+
   test('freezes of the stages on the way are noted, and do not change the arithmetic', () => {
     const freeze: FreezePlan = {
       reason: 'year end', schedule: '0 0 20 12 *', duration: '336h', durationSeconds: 336 * 3600, timeZone: 'Europe/Berlin', manualSync: false, origin: 'pipeline',
