@@ -1,8 +1,9 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
 import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
+import { ApprovalKind } from '../pipeline/approval';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { didYouMean } from '../util/closest';
-import { field, fieldText, hint, prop } from '../util/code-hint';
+import { call, field, fieldText, hint, prop } from '../util/code-hint';
 import { ProblemList, show } from '../util/errors';
 
 /**
@@ -59,6 +60,14 @@ export function applyFreezes(problems: ProblemList, plan: ReleasePlan, pipeline:
     const own = byName.get(stage.name);
     const freezes = own === undefined ? [] : stageFreezes(pipeline, own, input);
     if (freezes.length === 0) return stage;
+    if (stage.approval === ApprovalKind.PULL_REQUEST) {
+      problems.check(field(`pipeline '${pipeline.pipelineName}'`, `stage ${show(stage.name)}`),
+        freezes.map(f => f.reason), 'is promoted by pull request and frozen, which Kargo v1.11.2 cannot hold: the freeze check runs once, '
+        + 'before the pull request is opened, and git-wait-for-pr waits for the merge without a timeout (pkg/promotion/runner/builtin/git_pr_waiter.go '
+        + 'registers no DefaultTimeout), so a pull request merged during the freeze lands on the release branch and Argo CD syncs it when the '
+        + 'window closes, with no promotion checking the freeze again and no verification',
+        hint`give the frozen stage ${call('Approval', 'manual')} (a person starts each promotion, and the freeze check runs when they do), or drop the freeze from it`);
+    }
     return { ...stage, freezes };
   });
   checkOneZonePerSchedule(problems, stages.flatMap(s => s.freezes));
