@@ -168,6 +168,7 @@ interface SyncWindow {
   readonly manualSync: boolean;
   readonly applications: string[];
   readonly description: string;
+  readonly syncOverrun: boolean;
 }
 
 /**
@@ -176,7 +177,8 @@ interface SyncWindow {
  * names, which Argo CD matches for every sync, manual or automated). Argo CD rejects two windows
  * of one kind with the same schedule and duration in a project, so freezes that share both
  * become one window: the Applications of all, every reason, and manual sync only if every one
- * allows it (the plan has already refused such freezes in different time zones).
+ * allows it (the plan has already refused such freezes in different time zones). Every window lets
+ * a sync that started before it finish (`syncOverrun`).
  * Upstream: argo-cd pkg/apis/application/v1alpha1/types.go (SyncWindow, SyncWindows.Matches,
  * SyncWindows.CanSync) and app_project_types.go (ValidateProject: "window ... already exists").
  */
@@ -199,6 +201,13 @@ function syncWindows(parts: { stage: StagePlan; applications: string[] }[]): Syn
     manualSync: freezes.every(f => f.manualSync),
     applications: [...applications].sort(),
     description: [...new Set(freezes.map(f => f.reason))].join('; '),
+    // a sync that started before the freeze finishes: Kargo starts none that could still run when
+    // the window opens (its freeze step looks ahead by the sync timeout), and stopping one midway
+    // leaves a release half applied. Argo CD v3.5.1 lets an operation that started while no deny
+    // window held run on only when every active deny window has syncOverrun
+    // (pkg/apis/application/v1alpha1/types.go, `SyncWindows.CanSync`, `denyAllowsOverrun`;
+    // controller/sync.go `syncWindowPreventsSync` passes the operation's start time)
+    syncOverrun: true,
   }));
 }
 

@@ -32,13 +32,19 @@ export function definePromoterRbac(scope: Construct, plan: ReleasePlan): void {
     for (const wave of stage.waves) {
       role.allow(['promote'], { apiGroup: KARGO_GROUP, resourceType: 'stages', resourceName: wave.kargoStage });
     }
-    // starting a promotion creates a Promotion object; Kargo checks `promote` on its Stage
+    // starting a promotion creates a Promotion object; Kargo v1.11.2 checks `promote` on its Stage
+    // (pkg/webhook/kubernetes/promotion/webhook.go `authorize`: a SubjectAccessReview of the
+    // creator for that Stage; pkg/server/promote_to_stage_v1alpha1.go for the API and UI)
     role.allow(['create', 'patch', 'update'], { apiGroup: KARGO_GROUP, resourceType: 'promotions' });
     role.allow(['get', 'list', 'watch'],
       { apiGroup: KARGO_GROUP, resourceType: 'stages' },
       { apiGroup: KARGO_GROUP, resourceType: 'freights' },
       { apiGroup: KARGO_GROUP, resourceType: 'promotions' },
       { apiGroup: KARGO_GROUP, resourceType: 'warehouses' });
+    // the verification a promoter waits on: Kargo runs it as an Argo Rollouts AnalysisRun in the
+    // project namespace (pkg/rollouts/analysis_run_builder.go), which the UI and kubectl show only
+    // to whom may read it
+    role.allow(['get', 'list', 'watch'], { apiGroup: 'argoproj.io', resourceType: 'analysisruns' });
     const binding = new kplus.RoleBinding(scope, `PromoterBinding-${stage.name}`, { metadata, role });
     binding.addSubjects(account);
   }

@@ -171,6 +171,8 @@ describe('PlatformApp', () => {
       { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-canary'], verbs: ['promote'] },
       { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-broad'], verbs: ['promote'] },
     ]);
+    // promoters see the verification they wait on (the AnalysisRuns Kargo starts)
+    expect(find(objects, 'Role', 'promoter-prod').rules).toContainEqual({ apiGroups: ['argoproj.io'], resources: ['analysisruns'], verbs: ['get', 'list', 'watch'] });
     expect(find(objects, 'RoleBinding', 'promoter-prod')).toMatchObject({
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'promoter-prod' },
       subjects: [{ kind: 'ServiceAccount', name: 'promoter-prod', namespace: 'api' }],

@@ -40,6 +40,8 @@ describe('DeployFreeze', () => {
       manualSync: false,
       applications: PROD_APPS,
       description: 'year-end freeze',
+      // a sync that started before the window finishes (Argo CD v3.5.1 SyncWindows.CanSync, denyAllowsOverrun)
+      syncOverrun: true,
     }]);
     // Kargo: the prod waves start with the freeze's fail step; no wave waits a window out
     const steps = (stage: string) => find(objects, 'Stage', stage).spec.promotionTemplate.spec.steps;
