@@ -1,6 +1,8 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
-import { Accelerator, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, Versioning } from '../src';
+import {
+  Accelerator, ArgoCdCredentials, Artifact, ClusterSelector, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Versioning,
+} from '../src';
 
 /**
  * The developer-portal team's documentation preview: follows the mutable `latest` tag by
@@ -15,6 +17,11 @@ export function docsPreview(scope: Construct, { fleet, preview }: Platform, over
     source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/docs-site.git', path: 'deploy/chart', apiVersions: ['monitoring.coreos.com/v1'] }),
     targets: ClusterSelector.accelerator(Accelerator.NONE),
     releaseRepo: 'https://github.com/acme/releases.git',
+    releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the private release repository as a GitHub App; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
 import {
-  Accelerator, ArgoCdTopologyKind, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PlatformAppProps, PlatformLabels,
-  Versioning,
+  Accelerator, ArgoCdCredentials, ArgoCdTopologyKind, Artifact, CloudProvider, ClusterSelector,
+  ManifestSource, PlatformApp, PlatformAppProps, PlatformLabels, RepositoryCredentials, Versioning,
 } from '../src';
 
 /**
@@ -22,6 +22,11 @@ export function guestbook(scope: Construct, { fleet, quickstart }: Platform, ove
       .and(ClusterSelector.provider(CloudProvider.AWS))
       .and(ClusterSelector.matchLabels({ [PlatformLabels.TOPOLOGY]: ArgoCdTopologyKind.CENTRAL })),
     releaseRepo: 'https://github.com/acme/releases.git',
+    releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the private release repository as a GitHub App; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

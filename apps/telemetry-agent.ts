@@ -1,6 +1,8 @@
 import { Construct } from 'constructs';
 import { Platform } from './platform';
-import { Artifact, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, Versioning, WebhookReceiver } from '../src';
+import {
+  ArgoCdCredentials, Artifact, ManifestSource, PlatformApp, PlatformAppProps, RepositoryCredentials, Verification, Versioning, WebhookReceiver,
+} from '../src';
 
 /**
  * The observability team's node agent: on every cluster, from an upstream chart in an HTTPS chart
@@ -44,6 +46,10 @@ export function telemetryAgent(scope: Construct, { fleet, standard }: Platform, 
     verification: [Verification.http({ name: 'ready', url: 'https://telemetry.{cluster}.acme.internal/ready' })],
     releaseRepo: 'https://github.com/acme/releases.git',
     releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: 'ExternalSecret kargo-github-app (creationPolicy: Merge)' }),
+    // Argo CD reads the private release repository as a GitHub App; the private key is merged in
+    releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({
+      appId: 123456, installationId: 7890123, source: 'ExternalSecret argocd-github-app (creationPolicy: Merge)',
+    }),
     ...overrides,
   });
 }

@@ -18,6 +18,15 @@ describe('examples in apps/', () => {
     expect(() => app.synth()).not.toThrow();
   });
 
+  test('every app declares how Kargo writes and every Argo CD reads the private release repository they all use', () => {
+    for (const chart of charts.filter(c => examples.apps.some(a => a.appName === c.id))) {
+      const secrets = chart.objects.filter((o: any) => o.kind === 'Secret');
+      expect(secrets.filter((s: any) => s.metadata.labels?.['kargo.akuity.io/cred-type'] === 'git' && s.stringData?.repoURL === 'https://github.com/acme/releases.git'), chart.id)
+        .toHaveLength(1);
+      expect(secrets.filter((s: any) => s.metadata.labels?.['argocd.argoproj.io/secret-type'] === 'repository'), chart.id).not.toEqual([]);
+    }
+  });
+
   test('every object of every chart is valid against the pinned schemas', () => {
     const issues = charts.flatMap(c => validator.validateObjects(c.objects, c.id));
     expect(formatIssues(issues)).toBe('');
