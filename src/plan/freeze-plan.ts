@@ -1,6 +1,6 @@
 import { FreezePlan, ReleasePlan } from './release-plan';
-import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { ApprovalKind } from '../pipeline/approval';
+import { DeployFreeze, FreezeOverride } from '../pipeline/deploy-freeze';
 import { IPromotionPipeline, PipelineStage } from '../pipeline/promotion-pipeline';
 import { didYouMean } from '../util/closest';
 import { call, field, fieldText, hint, prop } from '../util/code-hint';

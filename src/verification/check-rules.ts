@@ -1,8 +1,8 @@
-import { SOAK_CHECK_NAME } from './soak-check';
 import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { MetricOutcomes } from './metric-outcome';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
+import { SOAK_CHECK_NAME } from './soak-check';
 import { VerificationArg } from './verification-arg';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { call, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
