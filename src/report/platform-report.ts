@@ -117,6 +117,7 @@ export class PlatformReport {
       ...apps.flatMap(a => (PlatformApp.isPlatformApp(a) ? a.webhookReceivers : []).map(receiver => ({ receiver, project: a.plan.project }))),
     ];
     lines.push(...receiverLines(receivers));
+    lines.push(...timeZoneLines(apps));
     return redactSecrets(`${lines.join('\n')}\n`);
   }
 
@@ -171,6 +172,28 @@ function freezeLines(plan: ReleasePlan): string[] {
     '| stage | reason | when | manual promotion | from |', '| --- | --- | --- | --- | --- |', ...rows];
   if (plan.freezeOverride) lines.push('', `**Freeze override:** ${mdText(plan.freezeOverride)}`);
   return lines;
+}
+
+/**
+ * The time zones the apps' freeze steps load in the Kargo controller: expr's `timezone()` is Go's
+ * `time.LoadLocation`, and Kargo v1.11.2's controller image carries no zone data (no `tzdata`
+ * package, no `timetzdata` build tag), so any zone but UTC errors every promotion into the frozen
+ * Stage unless the platform provides it.
+ */
+function timeZoneLines(apps: IPlatformApp[]): string[] {
+  const zones = new Map<string, Set<string>>();
+  for (const a of apps) {
+    for (const f of a.plan.stages.flatMap(s => s.freezes)) {
+      if (f.timeZone === 'UTC') continue;
+      zones.set(f.timeZone, (zones.get(f.timeZone) ?? new Set()).add(a.appName));
+    }
+  }
+  if (zones.size === 0) return [];
+  return ['', '## Time zones the Kargo controller must load', '',
+    'Deploy freezes are checked by the Kargo controller in these zones (Go\'s `time.LoadLocation`). Kargo v1.11.2\'s image has no zone '
+      + 'data: mount the zone database into the controller (`/usr/share/zoneinfo`, or `ZONEINFO`), or every promotion into a frozen '
+      + 'stage errors, freeze or not.', '',
+    ...[...zones].sort(([a], [b]) => a.localeCompare(b)).map(([zone, names]) => `- ${mdCode(zone)}: ${[...names].sort().map(mdText).join(', ')}`)];
 }
 
 /** Mermaid node ids: letters, digits and underscores. */

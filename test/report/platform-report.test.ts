@@ -14,3 +14,14 @@ test('the <app>.plan.md report escapes a freeze reason in the table and in the M
   expect(row.split(/(?<!\\)\|/).length - 2).toBe(5);
   expect(md).toContain('frozen: audit #124; #quot;Q4#quot; #lt;b#gt;#96;x#96;#lt;/b#gt;"]');
 });
+
+test('the fleet report lists the time zones the freezes make the Kargo controller load, which its image lacks', () => {
+  const w = world(SMALL_FLEET, {
+    freezes: [new DeployFreeze({ reason: 'year end', schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)), timeZone: 'Europe/Berlin', stages: ['prod'] })],
+  });
+  const app = new PlatformApp(w.app, 'api', appProps(w));
+  const report = PlatformReport.renderFleet(w.fleet, [app]);
+  expect(report).toContain('## Time zones the Kargo controller must load');
+  expect(report).toContain('- `Europe/Berlin`: api');
+  expect(PlatformReport.renderFleet(world().fleet, [])).not.toContain('Time zones');
+});
