@@ -2,7 +2,6 @@ import { Duration } from 'cdk8s';
 import { VerificationKind, VerificationOptions } from './check-options';
 import { MetricOutcomes } from './metric-outcome';
 import { BUILT_IN_ARGS, checkText, fillPlaceholders, replaceRolloutsTags, SYNTH_PLACEHOLDERS } from './placeholders';
-import { SOAK_CHECK_NAME } from './soak-check';
 import { VerificationArg } from './verification-arg';
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 import { call, field as fieldOf, fieldText, hint, num, prop } from '../util/code-hint';
@@ -10,6 +9,9 @@ import { toGoDuration } from '../util/duration';
 import { describe, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { urlDefect } from '../util/urls';
+
+/** The name of the soak metric in its Stage's template (`<kargoStage>-verification`), and of its check. @internal */
+export const SOAK_CHECK_NAME = 'soak';
 
 // The rules every kind of check applies: common options (name, args, timing) and text that ends
 // up in plain sight (URLs, headers, env values). Internal: not re-exported.

@@ -1,7 +1,10 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { SOAK_CHECK_NAME } from './check-rules';
 import { DEFAULT_JOB_RESOURCES, DEFAULT_JOB_USER, renderJobSpec } from './job-spec';
 import { jsonGuardImage } from './json-guard';
+
+export { SOAK_CHECK_NAME };
 import { VerificationJobOptions } from '../fleet/verification-jobs';
 
 // Why a soak is a metric of the upstream Stage's verification and never Kargo's
@@ -23,8 +26,6 @@ import { VerificationJobOptions } from '../fleet/verification-jobs';
 // dry-run ones included, has completed) makes Kargo mark the Freight verified only after the
 // soak, and Kargo's own downstream triggers (Freight newly verified) then fire at the right time.
 
-/** The name of the soak metric in its Stage's template (`<kargoStage>-verification`), and of its check. @internal */
-export const SOAK_CHECK_NAME = 'soak';
 
 /** How long the soak metric's Job may take: scheduling, pulling the image, one `node -e ''`. */
 const SOAK_JOB_DEADLINE = Duration.minutes(5);
