@@ -229,17 +229,17 @@ export class ClusterFleet extends Chart implements IClusterFleet {
       fail(subject, prop('clusters'), dupNames, 'must have unique names', 'rename or remove the duplicates');
     }
     // every cluster's problems at once: a fleet with ten clusters lacking auth says so once, not ten times over ten runs
-    const problemsOfClusters: string[] = [];
+    const failed: Error[] = [];
     for (const options of props.clusters ?? []) {
       try {
         this.addCluster(options);
       } catch (e) {
         if (!(e instanceof Error) || e.constructor !== Error) throw e; // a bug, not a problem of the input
-        problemsOfClusters.push(`${(e as Error).message}`.replace(`${subject}: `, '').replace(/\n/g, '\n  '));
+        failed.push(e);
       }
     }
-    if (problemsOfClusters.length === 1) throw userError(`${subject}: ${problemsOfClusters[0].replace(/\n {2}/g, '\n')}`);
-    if (problemsOfClusters.length > 1) throw userError(problemListing(subject, problemsOfClusters));
+    if (failed.length === 1) throw failed[0];
+    if (failed.length > 1) throw userError(problemListing(subject, failed.map(e => e.message.replace(`${subject}: `, '').replace(/\n/g, '\n  '))));
   }
 
   /**
