@@ -150,7 +150,7 @@ function appTree(receivers: WebhookReceiver[] | undefined): ManifestSet {
 }
 
 describe('plan --base and the lead time', () => {
-  const GITHUB = WebhookReceiver.github({ name: 'github', secretName: 'gh', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'] });
+  const GITHUB = WebhookReceiver.github({ name: 'github', secretName: 'gh', repoUrls: ['https://github.com/acme/', 'ghcr.io/acme/'], ready: true });
 
   test('a change that alters the lead time shows it before and after', () => {
     const [api] = diffTrees(appTree(undefined), appTree([GITHUB])).apps;
