@@ -65,6 +65,8 @@ export interface PlatformStandardsProps {
 export class PlatformStandards extends Construct {
   private readonly _rules: IStandardsRule[] = [];
   private readonly severities: Record<string, RuleSeverity>;
+  /** The ids of the built-in rules, disabled ones included. */
+  private readonly builtInIds: string[];
   // cdk8s validates once per synthesized chart as well as for the app: print each warning once
   private readonly printedWarnings = new Set<string>();
   private cachedReview?: { key: string; violations: StandardsViolation[] };
@@ -86,6 +88,7 @@ export class PlatformStandards extends Construct {
       StandardsRules.clusterScopedResources(),
       StandardsRules.nameLengths(),
     ];
+    this.builtInIds = builtIn.map(r => r.id);
     const disabled = props.disabledRules ?? [];
     const unknownRules = new ProblemList(subject);
     disabled.forEach((id2, i) => unknownRules.check(prop('disabledRules', i), id2, builtIn.some(r => r.id === id2) ? undefined : 'names no built-in rule',
@@ -173,7 +176,8 @@ export class PlatformStandards extends Construct {
    */
   private unknownNames(apps: IPlatformApp[]): StandardsViolation[] {
     const out: StandardsViolation[] = [];
-    const ruleIds = [...this._rules.map(r => r.id), ...LOAD_RULE_IDS];
+    // a disabled built-in rule is still a rule (its severity does nothing, but names something real)
+    const ruleIds = [...new Set([...this.builtInIds, ...this._rules.map(r => r.id), ...LOAD_RULE_IDS])];
     for (const key of Object.keys(this.severities).filter(k => !ruleIds.includes(k))) {
       out.push({ app: '', ruleId: key, severity: RuleSeverity.ERROR, message: describe(prop('severities'), key, 'names no rule of these standards', didYouMean(key, ruleIds)) });
     }

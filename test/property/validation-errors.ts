@@ -4,7 +4,7 @@
 
 export const SUBJECTS = ['PlatformApp \'', 'ClusterFleet \'', 'PromotionPipeline \'', 'PlatformStandards \'', 'cannot read clusters from terraform output'];
 /** What the constructs' own validations (`node.addValidation`) say, after cdk8s's `[<path>] `. */
-export const VALIDATION_LINES = [...SUBJECTS, 'standards: PlatformApp \'', 'fleet \'', 'pipeline stages must not be empty'];
+export const VALIDATION_LINES = [...SUBJECTS, 'standards: PlatformApp \'', 'standards: the platform ', 'fleet \'', 'pipeline stages must not be empty'];
 
 /** Why an error is not one of the library's validation errors, or undefined when it is one. */
 export function notALibraryError(e: unknown, terraformFile?: string): string | undefined {
