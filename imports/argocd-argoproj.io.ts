@@ -95,7 +95,7 @@ export function toJson_ApplicationProps(obj: ApplicationProps | undefined): Reco
     'spec': toJson_ApplicationSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -147,7 +147,7 @@ export function toJson_ApplicationOperation(obj: ApplicationOperation | undefine
     'sync': toJson_ApplicationOperationSync(obj.sync),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -245,7 +245,7 @@ export function toJson_ApplicationSpec(obj: ApplicationSpec | undefined): Record
     'syncPolicy': toJson_ApplicationSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -275,7 +275,7 @@ export function toJson_ApplicationOperationInfo(obj: ApplicationOperationInfo | 
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -311,7 +311,7 @@ export function toJson_ApplicationOperationInitiatedBy(obj: ApplicationOperation
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -355,7 +355,7 @@ export function toJson_ApplicationOperationRetry(obj: ApplicationOperationRetry 
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -467,7 +467,7 @@ export function toJson_ApplicationOperationSync(obj: ApplicationOperationSync | 
     'syncStrategy': toJson_ApplicationOperationSyncSyncStrategy(obj.syncStrategy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -512,7 +512,7 @@ export function toJson_ApplicationSpecDestination(obj: ApplicationSpecDestinatio
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -577,7 +577,7 @@ export function toJson_ApplicationSpecIgnoreDifferences(obj: ApplicationSpecIgno
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -607,7 +607,7 @@ export function toJson_ApplicationSpecInfo(obj: ApplicationSpecInfo | undefined)
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -720,7 +720,7 @@ export function toJson_ApplicationSpecSource(obj: ApplicationSpecSource | undefi
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -765,7 +765,7 @@ export function toJson_ApplicationSpecSourceHydrator(obj: ApplicationSpecSourceH
     'syncSource': toJson_ApplicationSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -878,7 +878,7 @@ export function toJson_ApplicationSpecSources(obj: ApplicationSpecSources | unde
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -930,7 +930,7 @@ export function toJson_ApplicationSpecSyncPolicy(obj: ApplicationSpecSyncPolicy 
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -974,7 +974,7 @@ export function toJson_ApplicationOperationRetryBackoff(obj: ApplicationOperatio
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1018,7 +1018,7 @@ export function toJson_ApplicationOperationSyncResources(obj: ApplicationOperati
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1132,7 +1132,7 @@ export function toJson_ApplicationOperationSyncSource(obj: ApplicationOperationS
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1245,7 +1245,7 @@ export function toJson_ApplicationOperationSyncSources(obj: ApplicationOperation
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1281,7 +1281,7 @@ export function toJson_ApplicationOperationSyncSyncStrategy(obj: ApplicationOper
     'hook': toJson_ApplicationOperationSyncSyncStrategyHook(obj.hook),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1333,7 +1333,7 @@ export function toJson_ApplicationSpecSourceDirectory(obj: ApplicationSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1475,7 +1475,7 @@ export function toJson_ApplicationSpecSourceHelm(obj: ApplicationSpecSourceHelm 
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1622,9 +1622,9 @@ export function toJson_ApplicationSpecSourceKustomize(obj: ApplicationSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -1641,7 +1641,7 @@ export function toJson_ApplicationSpecSourceKustomize(obj: ApplicationSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1681,7 +1681,7 @@ export function toJson_ApplicationSpecSourcePlugin(obj: ApplicationSpecSourcePlu
     'parameters': obj.parameters?.map(y => toJson_ApplicationSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1757,7 +1757,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySource(obj: ApplicationSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1786,7 +1786,7 @@ export function toJson_ApplicationSpecSourceHydratorHydrateTo(obj: ApplicationSp
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1834,7 +1834,7 @@ export function toJson_ApplicationSpecSourceHydratorSyncSource(obj: ApplicationS
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1886,7 +1886,7 @@ export function toJson_ApplicationSpecSourcesDirectory(obj: ApplicationSpecSourc
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2028,7 +2028,7 @@ export function toJson_ApplicationSpecSourcesHelm(obj: ApplicationSpecSourcesHel
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2175,9 +2175,9 @@ export function toJson_ApplicationSpecSourcesKustomize(obj: ApplicationSpecSourc
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -2194,7 +2194,7 @@ export function toJson_ApplicationSpecSourcesKustomize(obj: ApplicationSpecSourc
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2234,7 +2234,7 @@ export function toJson_ApplicationSpecSourcesPlugin(obj: ApplicationSpecSourcesP
     'parameters': obj.parameters?.map(y => toJson_ApplicationSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2286,7 +2286,7 @@ export function toJson_ApplicationSpecSyncPolicyAutomated(obj: ApplicationSpecSy
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2314,11 +2314,11 @@ export interface ApplicationSpecSyncPolicyManagedNamespaceMetadata {
 export function toJson_ApplicationSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2362,7 +2362,7 @@ export function toJson_ApplicationSpecSyncPolicyRetry(obj: ApplicationSpecSyncPo
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2414,7 +2414,7 @@ export function toJson_ApplicationOperationSyncSourceDirectory(obj: ApplicationO
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2556,7 +2556,7 @@ export function toJson_ApplicationOperationSyncSourceHelm(obj: ApplicationOperat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2703,9 +2703,9 @@ export function toJson_ApplicationOperationSyncSourceKustomize(obj: ApplicationO
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -2722,7 +2722,7 @@ export function toJson_ApplicationOperationSyncSourceKustomize(obj: ApplicationO
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2762,7 +2762,7 @@ export function toJson_ApplicationOperationSyncSourcePlugin(obj: ApplicationOper
     'parameters': obj.parameters?.map(y => toJson_ApplicationOperationSyncSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2814,7 +2814,7 @@ export function toJson_ApplicationOperationSyncSourcesDirectory(obj: Application
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2956,7 +2956,7 @@ export function toJson_ApplicationOperationSyncSourcesHelm(obj: ApplicationOpera
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3103,9 +3103,9 @@ export function toJson_ApplicationOperationSyncSourcesKustomize(obj: Application
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -3122,7 +3122,7 @@ export function toJson_ApplicationOperationSyncSourcesKustomize(obj: Application
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3162,7 +3162,7 @@ export function toJson_ApplicationOperationSyncSourcesPlugin(obj: ApplicationOpe
     'parameters': obj.parameters?.map(y => toJson_ApplicationOperationSyncSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3192,7 +3192,7 @@ export function toJson_ApplicationOperationSyncSyncStrategyApply(obj: Applicatio
     'force': obj.force,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3222,7 +3222,7 @@ export function toJson_ApplicationOperationSyncSyncStrategyHook(obj: Application
     'force': obj.force,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3266,7 +3266,7 @@ export function toJson_ApplicationSpecSourceDirectoryJsonnet(obj: ApplicationSpe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3302,7 +3302,7 @@ export function toJson_ApplicationSpecSourceHelmFileParameters(obj: ApplicationS
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3346,7 +3346,7 @@ export function toJson_ApplicationSpecSourceHelmParameters(obj: ApplicationSpecS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3382,13 +3382,13 @@ export interface ApplicationSpecSourceKustomizePatches {
 export function toJson_ApplicationSpecSourceKustomizePatches(obj: ApplicationSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3422,7 +3422,7 @@ export function toJson_ApplicationSpecSourceKustomizeReplicas(obj: ApplicationSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3458,7 +3458,7 @@ export function toJson_ApplicationSpecSourcePluginEnv(obj: ApplicationSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3503,12 +3503,12 @@ export function toJson_ApplicationSpecSourcePluginParameters(obj: ApplicationSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3560,7 +3560,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceDirectory(obj: Appl
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3702,7 +3702,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceHelm(obj: Applicati
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3849,9 +3849,9 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceKustomize(obj: Appl
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -3868,7 +3868,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceKustomize(obj: Appl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3908,7 +3908,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourcePlugin(obj: Applica
     'parameters': obj.parameters?.map(y => toJson_ApplicationSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3952,7 +3952,7 @@ export function toJson_ApplicationSpecSourcesDirectoryJsonnet(obj: ApplicationSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3988,7 +3988,7 @@ export function toJson_ApplicationSpecSourcesHelmFileParameters(obj: Application
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4032,7 +4032,7 @@ export function toJson_ApplicationSpecSourcesHelmParameters(obj: ApplicationSpec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4068,13 +4068,13 @@ export interface ApplicationSpecSourcesKustomizePatches {
 export function toJson_ApplicationSpecSourcesKustomizePatches(obj: ApplicationSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4108,7 +4108,7 @@ export function toJson_ApplicationSpecSourcesKustomizeReplicas(obj: ApplicationS
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4144,7 +4144,7 @@ export function toJson_ApplicationSpecSourcesPluginEnv(obj: ApplicationSpecSourc
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4189,12 +4189,12 @@ export function toJson_ApplicationSpecSourcesPluginParameters(obj: ApplicationSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4238,7 +4238,7 @@ export function toJson_ApplicationSpecSyncPolicyRetryBackoff(obj: ApplicationSpe
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4282,7 +4282,7 @@ export function toJson_ApplicationOperationSyncSourceDirectoryJsonnet(obj: Appli
     'tlas': obj.tlas?.map(y => toJson_ApplicationOperationSyncSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4318,7 +4318,7 @@ export function toJson_ApplicationOperationSyncSourceHelmFileParameters(obj: App
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4362,7 +4362,7 @@ export function toJson_ApplicationOperationSyncSourceHelmParameters(obj: Applica
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4398,13 +4398,13 @@ export interface ApplicationOperationSyncSourceKustomizePatches {
 export function toJson_ApplicationOperationSyncSourceKustomizePatches(obj: ApplicationOperationSyncSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationOperationSyncSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4438,7 +4438,7 @@ export function toJson_ApplicationOperationSyncSourceKustomizeReplicas(obj: Appl
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4474,7 +4474,7 @@ export function toJson_ApplicationOperationSyncSourcePluginEnv(obj: ApplicationO
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4519,12 +4519,12 @@ export function toJson_ApplicationOperationSyncSourcePluginParameters(obj: Appli
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4568,7 +4568,7 @@ export function toJson_ApplicationOperationSyncSourcesDirectoryJsonnet(obj: Appl
     'tlas': obj.tlas?.map(y => toJson_ApplicationOperationSyncSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4604,7 +4604,7 @@ export function toJson_ApplicationOperationSyncSourcesHelmFileParameters(obj: Ap
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4648,7 +4648,7 @@ export function toJson_ApplicationOperationSyncSourcesHelmParameters(obj: Applic
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4684,13 +4684,13 @@ export interface ApplicationOperationSyncSourcesKustomizePatches {
 export function toJson_ApplicationOperationSyncSourcesKustomizePatches(obj: ApplicationOperationSyncSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationOperationSyncSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4724,7 +4724,7 @@ export function toJson_ApplicationOperationSyncSourcesKustomizeReplicas(obj: App
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4760,7 +4760,7 @@ export function toJson_ApplicationOperationSyncSourcesPluginEnv(obj: Application
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4805,12 +4805,12 @@ export function toJson_ApplicationOperationSyncSourcesPluginParameters(obj: Appl
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4848,7 +4848,7 @@ export function toJson_ApplicationSpecSourceDirectoryJsonnetExtVars(obj: Applica
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4886,7 +4886,7 @@ export function toJson_ApplicationSpecSourceDirectoryJsonnetTlas(obj: Applicatio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4946,7 +4946,7 @@ export function toJson_ApplicationSpecSourceKustomizePatchesTarget(obj: Applicat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5006,7 +5006,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceDirectoryJsonnet(ob
     'tlas': obj.tlas?.map(y => toJson_ApplicationSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5042,7 +5042,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceHelmFileParameters(
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5086,7 +5086,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceHelmParameters(obj:
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5122,13 +5122,13 @@ export interface ApplicationSpecSourceHydratorDrySourceKustomizePatches {
 export function toJson_ApplicationSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5162,7 +5162,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceKustomizeReplicas(o
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5198,7 +5198,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourcePluginEnv(obj: Appl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5243,12 +5243,12 @@ export function toJson_ApplicationSpecSourceHydratorDrySourcePluginParameters(ob
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5286,7 +5286,7 @@ export function toJson_ApplicationSpecSourcesDirectoryJsonnetExtVars(obj: Applic
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5324,7 +5324,7 @@ export function toJson_ApplicationSpecSourcesDirectoryJsonnetTlas(obj: Applicati
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5384,7 +5384,7 @@ export function toJson_ApplicationSpecSourcesKustomizePatchesTarget(obj: Applica
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5438,7 +5438,7 @@ export function toJson_ApplicationOperationSyncSourceDirectoryJsonnetExtVars(obj
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5476,7 +5476,7 @@ export function toJson_ApplicationOperationSyncSourceDirectoryJsonnetTlas(obj: A
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5536,7 +5536,7 @@ export function toJson_ApplicationOperationSyncSourceKustomizePatchesTarget(obj:
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5590,7 +5590,7 @@ export function toJson_ApplicationOperationSyncSourcesDirectoryJsonnetExtVars(ob
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5628,7 +5628,7 @@ export function toJson_ApplicationOperationSyncSourcesDirectoryJsonnetTlas(obj: 
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5688,7 +5688,7 @@ export function toJson_ApplicationOperationSyncSourcesKustomizePatchesTarget(obj
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5742,7 +5742,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceDirectoryJsonnetExt
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5780,7 +5780,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceDirectoryJsonnetTla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5840,7 +5840,7 @@ export function toJson_ApplicationSpecSourceHydratorDrySourceKustomizePatchesTar
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5941,7 +5941,7 @@ export function toJson_ApplicationSetProps(obj: ApplicationSetProps | undefined)
     'spec': toJson_ApplicationSetSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6019,7 +6019,7 @@ export function toJson_ApplicationSetSpec(obj: ApplicationSetSpec | undefined): 
     'templatePatch': obj.templatePatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6097,7 +6097,7 @@ export function toJson_ApplicationSetSpecGenerators(obj: ApplicationSetSpecGener
     'selector': toJson_ApplicationSetSpecGeneratorsSelector(obj.selector),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6133,7 +6133,7 @@ export function toJson_ApplicationSetSpecIgnoreApplicationDifferences(obj: Appli
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6163,7 +6163,7 @@ export function toJson_ApplicationSetSpecPreservedFields(obj: ApplicationSetSpec
     'labels': obj.labels?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6199,7 +6199,7 @@ export function toJson_ApplicationSetSpecStrategy(obj: ApplicationSetSpecStrateg
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6229,7 +6229,7 @@ export function toJson_ApplicationSetSpecSyncPolicy(obj: ApplicationSetSpecSyncP
     'preserveResourcesOnDeletion': obj.preserveResourcesOnDeletion,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6259,7 +6259,7 @@ export function toJson_ApplicationSetSpecTemplate(obj: ApplicationSetSpecTemplat
     'spec': toJson_ApplicationSetSpecTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6310,10 +6310,10 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResource(obj: 
     'name': obj.name,
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6352,10 +6352,10 @@ export function toJson_ApplicationSetSpecGeneratorsClusters(obj: ApplicationSetS
     'flatList': obj.flatList,
     'selector': toJson_ApplicationSetSpecGeneratorsClustersSelector(obj.selector),
     'template': toJson_ApplicationSetSpecGeneratorsClustersTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6418,10 +6418,10 @@ export function toJson_ApplicationSetSpecGeneratorsGit(obj: ApplicationSetSpecGe
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'revision': obj.revision,
     'template': toJson_ApplicationSetSpecGeneratorsGitTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6457,7 +6457,7 @@ export function toJson_ApplicationSetSpecGeneratorsList(obj: ApplicationSetSpecG
     'template': toJson_ApplicationSetSpecGeneratorsListTemplate(obj.template),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6487,7 +6487,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrix(obj: ApplicationSetSpe
     'template': toJson_ApplicationSetSpecGeneratorsMatrixTemplate(obj.template),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6523,7 +6523,7 @@ export function toJson_ApplicationSetSpecGeneratorsMerge(obj: ApplicationSetSpec
     'template': toJson_ApplicationSetSpecGeneratorsMergeTemplate(obj.template),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6568,10 +6568,10 @@ export function toJson_ApplicationSetSpecGeneratorsPlugin(obj: ApplicationSetSpe
     'input': toJson_ApplicationSetSpecGeneratorsPluginInput(obj.input),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsPluginTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6652,10 +6652,10 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequest(obj: ApplicationS
     'gitlab': toJson_ApplicationSetSpecGeneratorsPullRequestGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsPullRequestTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6742,10 +6742,10 @@ export function toJson_ApplicationSetSpecGeneratorsScmProvider(obj: ApplicationS
     'gitlab': toJson_ApplicationSetSpecGeneratorsScmProviderGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsScmProviderTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6772,10 +6772,10 @@ export function toJson_ApplicationSetSpecGeneratorsSelector(obj: ApplicationSetS
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6799,7 +6799,7 @@ export function toJson_ApplicationSetSpecStrategyRollingSync(obj: ApplicationSet
     'steps': obj.steps?.map(y => toJson_ApplicationSetSpecStrategyRollingSyncSteps(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6854,14 +6854,14 @@ export interface ApplicationSetSpecTemplateMetadata {
 export function toJson_ApplicationSetSpecTemplateMetadata(obj: ApplicationSetSpecTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6933,7 +6933,7 @@ export function toJson_ApplicationSetSpecTemplateSpec(obj: ApplicationSetSpecTem
     'syncPolicy': toJson_ApplicationSetSpecTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6960,10 +6960,10 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceLabelS
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6993,7 +6993,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'spec': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7020,10 +7020,10 @@ export function toJson_ApplicationSetSpecGeneratorsClustersSelector(obj: Applica
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsClustersSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7053,7 +7053,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplate(obj: Applica
     'spec': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7083,7 +7083,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitDirectories(obj: Applicati
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7113,7 +7113,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitFiles(obj: ApplicationSetS
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7143,7 +7143,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplate(obj: ApplicationS
     'spec': toJson_ApplicationSetSpecGeneratorsGitTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7173,7 +7173,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplate(obj: Application
     'spec': toJson_ApplicationSetSpecGeneratorsListTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7251,7 +7251,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGenerators(obj: Applica
     'selector': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsSelector(obj.selector),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7281,7 +7281,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplate(obj: Applicati
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7359,7 +7359,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGenerators(obj: Applicat
     'selector': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsSelector(obj.selector),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7389,7 +7389,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplate(obj: Applicatio
     'spec': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7413,7 +7413,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginConfigMapRef(obj: Appli
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7434,10 +7434,10 @@ export interface ApplicationSetSpecGeneratorsPluginInput {
 export function toJson_ApplicationSetSpecGeneratorsPluginInput(obj: ApplicationSetSpecGeneratorsPluginInput | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'parameters': ((obj.parameters) === undefined) ? undefined : (definedMembers(obj.parameters)),
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7467,7 +7467,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplate(obj: Applicati
     'spec': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7521,7 +7521,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestAzuredevops(obj: A
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestAzuredevopsTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7569,7 +7569,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucket(obj: App
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7629,7 +7629,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServer(ob
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7665,7 +7665,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestFilters(obj: Appli
     'titleMatch': obj.titleMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7719,7 +7719,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGitea(obj: Applica
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7773,7 +7773,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGithub(obj: Applic
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7833,7 +7833,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGitlab(obj: Applic
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestGitlabTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7863,7 +7863,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplate(obj: Appl
     'spec': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7905,7 +7905,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderAwsCodeCommit(obj:
     'tagFilters': obj.tagFilters?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderAwsCodeCommitTagFilters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7953,7 +7953,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderAzureDevOps(obj: A
     'teamProject': obj.teamProject,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7995,7 +7995,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucket(obj: App
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8055,7 +8055,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServer(ob
     'project': obj.project,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8103,7 +8103,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderFilters(obj: Appli
     'repositoryMatch': obj.repositoryMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8157,7 +8157,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGitea(obj: Applica
     'tokenRef': toJson_ApplicationSetSpecGeneratorsScmProviderGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8211,7 +8211,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGithub(obj: Applic
     'tokenRef': toJson_ApplicationSetSpecGeneratorsScmProviderGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8289,7 +8289,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGitlab(obj: Applic
     'topic': obj.topic,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8319,7 +8319,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplate(obj: Appl
     'spec': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8355,7 +8355,7 @@ export function toJson_ApplicationSetSpecGeneratorsSelectorMatchExpressions(obj:
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8385,7 +8385,7 @@ export function toJson_ApplicationSetSpecStrategyRollingSyncSteps(obj: Applicati
     'maxUpdate': obj.maxUpdate?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8421,7 +8421,7 @@ export function toJson_ApplicationSetSpecTemplateSpecDestination(obj: Applicatio
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8481,7 +8481,7 @@ export function toJson_ApplicationSetSpecTemplateSpecIgnoreDifferences(obj: Appl
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8511,7 +8511,7 @@ export function toJson_ApplicationSetSpecTemplateSpecInfo(obj: ApplicationSetSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8595,7 +8595,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSource(obj: ApplicationSetS
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8631,7 +8631,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydrator(obj: Applica
     'syncSource': toJson_ApplicationSetSpecTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8715,7 +8715,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSources(obj: ApplicationSet
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8757,7 +8757,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSyncPolicy(obj: Application
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8793,7 +8793,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceLabelS
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8834,14 +8834,14 @@ export interface ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateMeta
 export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateMetadata(obj: ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8913,7 +8913,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8949,7 +8949,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersSelectorMatchExpressi
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8990,14 +8990,14 @@ export interface ApplicationSetSpecGeneratorsClustersTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsClustersTemplateMetadata(obj: ApplicationSetSpecGeneratorsClustersTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9069,7 +9069,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpec(obj: App
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9110,14 +9110,14 @@ export interface ApplicationSetSpecGeneratorsGitTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsGitTemplateMetadata(obj: ApplicationSetSpecGeneratorsGitTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9189,7 +9189,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpec(obj: Applicat
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9230,14 +9230,14 @@ export interface ApplicationSetSpecGeneratorsListTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsListTemplateMetadata(obj: ApplicationSetSpecGeneratorsListTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9309,7 +9309,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpec(obj: Applica
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9360,10 +9360,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'name': obj.name,
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9402,10 +9402,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusters(obj:
     'flatList': obj.flatList,
     'selector': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersSelector(obj.selector),
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9468,10 +9468,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGit(obj: Appl
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'revision': obj.revision,
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9507,7 +9507,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsList(obj: App
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplate(obj.template),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9552,10 +9552,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPlugin(obj: A
     'input': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginInput(obj.input),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9636,10 +9636,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequest(o
     'gitlab': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9726,10 +9726,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProvider(o
     'gitlab': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9756,10 +9756,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsSelector(obj:
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9800,14 +9800,14 @@ export interface ApplicationSetSpecGeneratorsMatrixTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9879,7 +9879,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpec(obj: Appli
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9930,10 +9930,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'name': obj.name,
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9972,10 +9972,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusters(obj: 
     'flatList': obj.flatList,
     'selector': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersSelector(obj.selector),
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10038,10 +10038,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGit(obj: Appli
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'revision': obj.revision,
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10077,7 +10077,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsList(obj: Appl
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplate(obj.template),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10122,10 +10122,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPlugin(obj: Ap
     'input': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginInput(obj.input),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10206,10 +10206,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequest(ob
     'gitlab': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10296,10 +10296,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProvider(ob
     'gitlab': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGitlab(obj.gitlab),
     'requeueAfterSeconds': obj.requeueAfterSeconds,
     'template': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplate(obj.template),
-    'values': ((obj.values) === undefined) ? undefined : (definedMembers(obj.values)),
+    'values': ((obj.values) === undefined) ? undefined : (Object.entries(obj.values).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10326,10 +10326,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsSelector(obj: 
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10370,14 +10370,14 @@ export interface ApplicationSetSpecGeneratorsMergeTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsMergeTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10449,7 +10449,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpec(obj: Applic
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10490,14 +10490,14 @@ export interface ApplicationSetSpecGeneratorsPluginTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsPluginTemplateMetadata(obj: ApplicationSetSpecGeneratorsPluginTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10569,7 +10569,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpec(obj: Appli
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10599,7 +10599,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestAzuredevopsTokenRe
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10629,7 +10629,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketBasicAuth
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10653,7 +10653,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketBearerTok
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10683,7 +10683,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerBas
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10707,7 +10707,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerBea
     'tokenRef': toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10737,7 +10737,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerCaR
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10767,7 +10767,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGiteaTokenRef(obj:
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10797,7 +10797,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGithubTokenRef(obj
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10827,7 +10827,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGitlabCaRef(obj: A
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10857,7 +10857,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestGitlabTokenRef(obj
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10898,14 +10898,14 @@ export interface ApplicationSetSpecGeneratorsPullRequestTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateMetadata(obj: ApplicationSetSpecGeneratorsPullRequestTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10977,7 +10977,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpec(obj: 
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11007,7 +11007,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderAwsCodeCommitTagFi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11037,7 +11037,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderAzureDevOpsAccessT
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11067,7 +11067,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketAppPasswo
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11097,7 +11097,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerBas
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11121,7 +11121,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerBea
     'tokenRef': toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11151,7 +11151,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerCaR
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11181,7 +11181,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGiteaTokenRef(obj:
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11211,7 +11211,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGithubTokenRef(obj
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11241,7 +11241,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGitlabCaRef(obj: A
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11271,7 +11271,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderGitlabTokenRef(obj
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11312,14 +11312,14 @@ export interface ApplicationSetSpecGeneratorsScmProviderTemplateMetadata {
 export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateMetadata(obj: ApplicationSetSpecGeneratorsScmProviderTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11391,7 +11391,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpec(obj: 
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11427,7 +11427,7 @@ export function toJson_ApplicationSetSpecStrategyRollingSyncStepsMatchExpression
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11483,7 +11483,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceDirectory(obj: Applic
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11591,7 +11591,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHelm(obj: Application
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11698,9 +11698,9 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceKustomize(obj: Applic
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -11717,7 +11717,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceKustomize(obj: Applic
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11753,7 +11753,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcePlugin(obj: Applicati
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11813,7 +11813,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySource(obj
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11837,7 +11837,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorHydrateTo(obj
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11873,7 +11873,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorSyncSource(ob
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11915,7 +11915,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesDirectory(obj: Appli
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12023,7 +12023,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesHelm(obj: Applicatio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12130,9 +12130,9 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesKustomize(obj: Appli
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -12149,7 +12149,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesKustomize(obj: Appli
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12185,7 +12185,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesPlugin(obj: Applicat
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12227,7 +12227,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSyncPolicyAutomated(obj: Ap
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12253,11 +12253,11 @@ export interface ApplicationSetSpecTemplateSpecSyncPolicyManagedNamespaceMetadat
 export function toJson_ApplicationSetSpecTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12293,7 +12293,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSyncPolicyRetry(obj: Applic
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12329,7 +12329,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12389,7 +12389,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12419,7 +12419,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12503,7 +12503,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12539,7 +12539,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'syncSource': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12623,7 +12623,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12665,7 +12665,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12701,7 +12701,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecDestinati
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12761,7 +12761,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecIgnoreDif
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12791,7 +12791,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecInfo(obj:
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12875,7 +12875,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSource(ob
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12911,7 +12911,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'syncSource': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -12995,7 +12995,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSources(o
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13037,7 +13037,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolic
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13073,7 +13073,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecDestination(ob
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13133,7 +13133,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecIgnoreDifferen
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13163,7 +13163,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecInfo(obj: Appl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13247,7 +13247,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSource(obj: Ap
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13283,7 +13283,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'syncSource': toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13367,7 +13367,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSources(obj: A
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13409,7 +13409,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicy(obj
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13445,7 +13445,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecDestination(o
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13505,7 +13505,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecIgnoreDiffere
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13535,7 +13535,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecInfo(obj: App
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13619,7 +13619,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSource(obj: A
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13655,7 +13655,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'syncSource': toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13739,7 +13739,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSources(obj: 
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13781,7 +13781,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicy(ob
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13808,10 +13808,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13841,7 +13841,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13868,10 +13868,10 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersSelec
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13901,7 +13901,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13931,7 +13931,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitDirectorie
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13961,7 +13961,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitFiles(obj:
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -13991,7 +13991,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplate(o
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14021,7 +14021,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplate(
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14045,7 +14045,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginConfigM
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14066,10 +14066,10 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginInput {
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginInput(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginInput | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'parameters': ((obj.parameters) === undefined) ? undefined : (definedMembers(obj.parameters)),
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14099,7 +14099,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14153,7 +14153,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestAz
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestAzuredevopsTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14201,7 +14201,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14261,7 +14261,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14297,7 +14297,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestFi
     'titleMatch': obj.titleMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14351,7 +14351,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14405,7 +14405,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14465,7 +14465,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGitlabTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14495,7 +14495,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14537,7 +14537,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderAw
     'tagFilters': obj.tagFilters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderAwsCodeCommitTagFilters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14585,7 +14585,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderAz
     'teamProject': obj.teamProject,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14627,7 +14627,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14687,7 +14687,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'project': obj.project,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14735,7 +14735,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderFi
     'repositoryMatch': obj.repositoryMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14789,7 +14789,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14843,7 +14843,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14921,7 +14921,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'topic': obj.topic,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14951,7 +14951,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'spec': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -14987,7 +14987,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsSelectorMatch
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15023,7 +15023,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecDestination
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15083,7 +15083,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecIgnoreDiffe
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15113,7 +15113,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecInfo(obj: A
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15197,7 +15197,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSource(obj:
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15233,7 +15233,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15317,7 +15317,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSources(obj
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15359,7 +15359,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicy(
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15386,10 +15386,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15419,7 +15419,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15446,10 +15446,10 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersSelect
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15479,7 +15479,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15509,7 +15509,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitDirectories
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15539,7 +15539,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitFiles(obj: 
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15569,7 +15569,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplate(ob
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15599,7 +15599,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplate(o
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15623,7 +15623,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginConfigMa
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15644,10 +15644,10 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginInput {
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginInput(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginInput | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'parameters': ((obj.parameters) === undefined) ? undefined : (definedMembers(obj.parameters)),
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15677,7 +15677,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15731,7 +15731,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestAzu
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestAzuredevopsTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15779,7 +15779,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15839,7 +15839,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'repo': obj.repo,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15875,7 +15875,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestFil
     'titleMatch': obj.titleMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15929,7 +15929,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -15983,7 +15983,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16043,7 +16043,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGitlabTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16073,7 +16073,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16115,7 +16115,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderAws
     'tagFilters': obj.tagFilters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderAwsCodeCommitTagFilters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16163,7 +16163,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderAzu
     'teamProject': obj.teamProject,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16205,7 +16205,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16265,7 +16265,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'project': obj.project,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16313,7 +16313,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderFil
     'repositoryMatch': obj.repositoryMatch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16367,7 +16367,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGiteaTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16421,7 +16421,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGithubTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16499,7 +16499,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'topic': obj.topic,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16529,7 +16529,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'spec': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16565,7 +16565,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsSelectorMatchE
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16601,7 +16601,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecDestination(
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16661,7 +16661,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecIgnoreDiffer
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16691,7 +16691,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecInfo(obj: Ap
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16775,7 +16775,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSource(obj: 
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16811,7 +16811,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16895,7 +16895,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSources(obj:
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16937,7 +16937,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicy(o
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -16973,7 +16973,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecDestination
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17033,7 +17033,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecIgnoreDiffe
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17063,7 +17063,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecInfo(obj: A
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17147,7 +17147,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSource(obj:
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17183,7 +17183,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'syncSource': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17267,7 +17267,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSources(obj
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17309,7 +17309,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicy(
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17339,7 +17339,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketBasicAuth
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17369,7 +17369,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketBearerTok
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17399,7 +17399,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerBas
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17429,7 +17429,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestBitbucketServerBea
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17465,7 +17465,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecDestin
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17525,7 +17525,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecIgnore
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17555,7 +17555,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecInfo(o
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17639,7 +17639,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17675,7 +17675,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'syncSource': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17759,7 +17759,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17801,7 +17801,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPo
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17831,7 +17831,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerBas
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17861,7 +17861,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderBitbucketServerBea
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17897,7 +17897,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecDestin
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17957,7 +17957,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecIgnore
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -17987,7 +17987,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecInfo(o
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18071,7 +18071,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18107,7 +18107,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'syncSource': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18191,7 +18191,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18233,7 +18233,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPo
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18269,7 +18269,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceDirectoryJsonnet(obj:
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18299,7 +18299,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHelmFileParameters(ob
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18335,7 +18335,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHelmParameters(obj: A
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18371,13 +18371,13 @@ export interface ApplicationSetSpecTemplateSpecSourceKustomizePatches {
 export function toJson_ApplicationSetSpecTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18407,7 +18407,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceKustomizeReplicas(obj
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18437,7 +18437,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcePluginEnv(obj: Applic
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18474,12 +18474,12 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcePluginParameters(obj:
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18521,7 +18521,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceDire
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18629,7 +18629,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceHelm
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18736,9 +18736,9 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKust
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -18755,7 +18755,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18791,7 +18791,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourcePlug
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18827,7 +18827,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesDirectoryJsonnet(obj
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18857,7 +18857,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesHelmFileParameters(o
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18893,7 +18893,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesHelmParameters(obj: 
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18929,13 +18929,13 @@ export interface ApplicationSetSpecTemplateSpecSourcesKustomizePatches {
 export function toJson_ApplicationSetSpecTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18965,7 +18965,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesKustomizeReplicas(ob
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -18995,7 +18995,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesPluginEnv(obj: Appli
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19032,12 +19032,12 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesPluginParameters(obj
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19073,7 +19073,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSyncPolicyRetryBackoff(obj:
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19115,7 +19115,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19223,7 +19223,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19330,9 +19330,9 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -19349,7 +19349,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19385,7 +19385,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19445,7 +19445,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19469,7 +19469,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19505,7 +19505,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19547,7 +19547,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19655,7 +19655,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19762,9 +19762,9 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -19781,7 +19781,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19817,7 +19817,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19859,7 +19859,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19885,11 +19885,11 @@ export interface ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19925,7 +19925,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -19967,7 +19967,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceDir
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20075,7 +20075,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHel
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20182,9 +20182,9 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKus
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -20201,7 +20201,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKus
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20237,7 +20237,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcePlu
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20297,7 +20297,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20321,7 +20321,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20357,7 +20357,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20399,7 +20399,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesDi
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20507,7 +20507,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesHe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20614,9 +20614,9 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKu
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -20633,7 +20633,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKu
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20669,7 +20669,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesPl
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20711,7 +20711,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolic
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20737,11 +20737,11 @@ export interface ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolicyManag
 export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20777,7 +20777,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolic
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20819,7 +20819,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceDirector
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -20927,7 +20927,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHelm(obj
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21034,9 +21034,9 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomiz
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -21053,7 +21053,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomiz
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21089,7 +21089,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcePlugin(o
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21149,7 +21149,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21173,7 +21173,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21209,7 +21209,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21251,7 +21251,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesDirecto
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21359,7 +21359,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesHelm(ob
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21466,9 +21466,9 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomi
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -21485,7 +21485,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21521,7 +21521,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesPlugin(
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21563,7 +21563,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyAuto
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21589,11 +21589,11 @@ export interface ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyManagedNam
 export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21629,7 +21629,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyRetr
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21671,7 +21671,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceDirecto
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21779,7 +21779,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHelm(ob
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21886,9 +21886,9 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomi
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -21905,7 +21905,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -21941,7 +21941,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcePlugin(
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22001,7 +22001,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22025,7 +22025,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22061,7 +22061,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22103,7 +22103,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesDirect
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22211,7 +22211,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesHelm(o
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22318,9 +22318,9 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustom
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -22337,7 +22337,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustom
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22373,7 +22373,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesPlugin
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22415,7 +22415,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyAut
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22441,11 +22441,11 @@ export interface ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyManagedNa
 export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22481,7 +22481,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyRet
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22517,7 +22517,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22558,14 +22558,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionReso
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22637,7 +22637,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22673,7 +22673,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersSelec
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22714,14 +22714,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateMet
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22793,7 +22793,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22834,14 +22834,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateMetadata
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22913,7 +22913,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -22954,14 +22954,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateMetadat
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23033,7 +23033,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23074,14 +23074,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateMetad
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23153,7 +23153,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23183,7 +23183,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestAz
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23213,7 +23213,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23237,7 +23237,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBitbucketBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23267,7 +23267,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23291,7 +23291,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23321,7 +23321,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23351,7 +23351,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23381,7 +23381,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23411,7 +23411,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23441,7 +23441,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23482,14 +23482,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23561,7 +23561,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23591,7 +23591,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderAw
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23621,7 +23621,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderAz
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23651,7 +23651,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23681,7 +23681,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23705,7 +23705,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23735,7 +23735,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23765,7 +23765,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23795,7 +23795,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23825,7 +23825,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23855,7 +23855,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderGi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23896,14 +23896,14 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -23975,7 +23975,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24017,7 +24017,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceDirec
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24125,7 +24125,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHelm(
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24232,9 +24232,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKusto
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -24251,7 +24251,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24287,7 +24287,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcePlugi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24347,7 +24347,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24371,7 +24371,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24407,7 +24407,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24449,7 +24449,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesDire
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24557,7 +24557,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesHelm
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24664,9 +24664,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKust
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -24683,7 +24683,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24719,7 +24719,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesPlug
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24761,7 +24761,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyA
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24787,11 +24787,11 @@ export interface ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyManaged
 export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24827,7 +24827,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyR
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24863,7 +24863,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24904,14 +24904,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResou
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -24983,7 +24983,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25019,7 +25019,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersSelect
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25060,14 +25060,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateMeta
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25139,7 +25139,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25180,14 +25180,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateMetadata 
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25259,7 +25259,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25300,14 +25300,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateMetadata
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25379,7 +25379,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25420,14 +25420,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateMetada
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25499,7 +25499,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25529,7 +25529,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestAzu
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25559,7 +25559,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25583,7 +25583,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBitbucketBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25613,7 +25613,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25637,7 +25637,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25667,7 +25667,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25697,7 +25697,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25727,7 +25727,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25757,7 +25757,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25787,7 +25787,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25828,14 +25828,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateM
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25907,7 +25907,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25937,7 +25937,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderAws
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25967,7 +25967,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderAzu
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -25997,7 +25997,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26027,7 +26027,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'username': obj.username,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26051,7 +26051,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'tokenRef': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBitbucketServerBearerTokenTokenRef(obj.tokenRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26081,7 +26081,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26111,7 +26111,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26141,7 +26141,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26171,7 +26171,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'key': obj.key,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26201,7 +26201,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderGit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26242,14 +26242,14 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateM
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'finalizers': obj.finalizers?.map(y => y),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26321,7 +26321,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'syncPolicy': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSyncPolicy(obj.syncPolicy),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26363,7 +26363,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceDirect
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26471,7 +26471,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHelm(o
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26578,9 +26578,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustom
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -26597,7 +26597,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustom
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26633,7 +26633,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcePlugin
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26693,7 +26693,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26717,7 +26717,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26753,7 +26753,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26795,7 +26795,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesDirec
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -26903,7 +26903,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesHelm(
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27010,9 +27010,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKusto
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -27029,7 +27029,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27065,7 +27065,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesPlugi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27107,7 +27107,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyAu
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27133,11 +27133,11 @@ export interface ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyManagedN
 export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27173,7 +27173,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyRe
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27215,7 +27215,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceDirec
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27323,7 +27323,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHelm(
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27430,9 +27430,9 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKusto
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -27449,7 +27449,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27485,7 +27485,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcePlugi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27545,7 +27545,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27569,7 +27569,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27605,7 +27605,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27647,7 +27647,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesDire
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27755,7 +27755,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesHelm
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27862,9 +27862,9 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKust
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -27881,7 +27881,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27917,7 +27917,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesPlug
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27959,7 +27959,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyA
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -27985,11 +27985,11 @@ export interface ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyManaged
 export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28025,7 +28025,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyR
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28067,7 +28067,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28175,7 +28175,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28282,9 +28282,9 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -28301,7 +28301,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28337,7 +28337,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28397,7 +28397,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28421,7 +28421,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28457,7 +28457,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28499,7 +28499,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28607,7 +28607,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28714,9 +28714,9 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -28733,7 +28733,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28769,7 +28769,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28811,7 +28811,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPo
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28837,11 +28837,11 @@ export interface ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPolicyMa
 export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28877,7 +28877,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPo
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -28919,7 +28919,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29027,7 +29027,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29134,9 +29134,9 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -29153,7 +29153,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29189,7 +29189,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29249,7 +29249,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29273,7 +29273,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29309,7 +29309,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29351,7 +29351,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29459,7 +29459,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29566,9 +29566,9 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -29585,7 +29585,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29621,7 +29621,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29663,7 +29663,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPo
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29689,11 +29689,11 @@ export interface ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPolicyMa
 export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29729,7 +29729,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPo
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29765,7 +29765,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceDirectoryJsonnetExtVa
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29801,7 +29801,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceDirectoryJsonnetTlas(
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29861,7 +29861,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceKustomizePatchesTarge
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29911,7 +29911,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceDire
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29941,7 +29941,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceHelm
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -29977,7 +29977,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceHelm
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30013,13 +30013,13 @@ export interface ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKustomizeP
 export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30049,7 +30049,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKust
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30079,7 +30079,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourcePlug
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30116,12 +30116,12 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourcePlug
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30157,7 +30157,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesDirectoryJsonnetExtV
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30193,7 +30193,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesDirectoryJsonnetTlas
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30253,7 +30253,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourcesKustomizePatchesTarg
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30303,7 +30303,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30333,7 +30333,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30369,7 +30369,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30405,13 +30405,13 @@ export interface ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30441,7 +30441,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30471,7 +30471,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30508,12 +30508,12 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30555,7 +30555,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30663,7 +30663,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30770,9 +30770,9 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -30789,7 +30789,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30825,7 +30825,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30861,7 +30861,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30891,7 +30891,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30927,7 +30927,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30963,13 +30963,13 @@ export interface ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -30999,7 +30999,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31029,7 +31029,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31066,12 +31066,12 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31107,7 +31107,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31143,7 +31143,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceDir
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31173,7 +31173,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHel
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31209,7 +31209,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHel
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31245,13 +31245,13 @@ export interface ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKustomize
 export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31281,7 +31281,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKus
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31311,7 +31311,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcePlu
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31348,12 +31348,12 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcePlu
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31395,7 +31395,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31503,7 +31503,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31610,9 +31610,9 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -31629,7 +31629,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31665,7 +31665,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31701,7 +31701,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesDi
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31731,7 +31731,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesHe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31767,7 +31767,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesHe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31803,13 +31803,13 @@ export interface ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKustomiz
 export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31839,7 +31839,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKu
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31869,7 +31869,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesPl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31906,12 +31906,12 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesPl
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31947,7 +31947,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSyncPolic
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -31983,7 +31983,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceDirector
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32013,7 +32013,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHelmFile
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32049,7 +32049,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHelmPara
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32085,13 +32085,13 @@ export interface ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomizePatch
 export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32121,7 +32121,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomiz
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32151,7 +32151,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcePluginEn
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32188,12 +32188,12 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcePluginPa
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32235,7 +32235,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32343,7 +32343,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32450,9 +32450,9 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -32469,7 +32469,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32505,7 +32505,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32541,7 +32541,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesDirecto
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32571,7 +32571,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesHelmFil
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32607,7 +32607,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesHelmPar
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32643,13 +32643,13 @@ export interface ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomizePatc
 export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32679,7 +32679,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomi
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32709,7 +32709,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesPluginE
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32746,12 +32746,12 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesPluginP
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32787,7 +32787,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSyncPolicyRetr
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32823,7 +32823,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceDirecto
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32853,7 +32853,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHelmFil
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32889,7 +32889,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHelmPar
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32925,13 +32925,13 @@ export interface ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomizePatc
 export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32961,7 +32961,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomi
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -32991,7 +32991,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcePluginE
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33028,12 +33028,12 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcePluginP
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33075,7 +33075,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33183,7 +33183,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33290,9 +33290,9 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -33309,7 +33309,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33345,7 +33345,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33381,7 +33381,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesDirect
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33411,7 +33411,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesHelmFi
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33447,7 +33447,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesHelmPa
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33483,13 +33483,13 @@ export interface ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustomizePat
 export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33519,7 +33519,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustom
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33549,7 +33549,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesPlugin
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33586,12 +33586,12 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesPlugin
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33627,7 +33627,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSyncPolicyRet
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33663,7 +33663,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33723,7 +33723,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33753,7 +33753,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33837,7 +33837,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33873,7 +33873,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33957,7 +33957,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -33999,7 +33999,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34035,7 +34035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34095,7 +34095,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34125,7 +34125,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34209,7 +34209,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34245,7 +34245,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34329,7 +34329,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34371,7 +34371,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34407,7 +34407,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34467,7 +34467,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34497,7 +34497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34581,7 +34581,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34617,7 +34617,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34701,7 +34701,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34743,7 +34743,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34779,7 +34779,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34839,7 +34839,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34869,7 +34869,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34953,7 +34953,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -34989,7 +34989,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35073,7 +35073,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35115,7 +35115,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35151,7 +35151,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35211,7 +35211,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35241,7 +35241,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35325,7 +35325,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35361,7 +35361,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35445,7 +35445,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35487,7 +35487,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35517,7 +35517,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35547,7 +35547,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35577,7 +35577,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35607,7 +35607,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35643,7 +35643,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35703,7 +35703,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35733,7 +35733,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35817,7 +35817,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35853,7 +35853,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35937,7 +35937,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -35979,7 +35979,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36009,7 +36009,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36039,7 +36039,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderBi
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36075,7 +36075,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36135,7 +36135,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36165,7 +36165,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36249,7 +36249,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36285,7 +36285,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'syncSource': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36369,7 +36369,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36411,7 +36411,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36447,7 +36447,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceDirec
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36477,7 +36477,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHelmF
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36513,7 +36513,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHelmP
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36549,13 +36549,13 @@ export interface ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKustomizePa
 export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36585,7 +36585,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKusto
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36615,7 +36615,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcePlugi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36652,12 +36652,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcePlugi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36699,7 +36699,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36807,7 +36807,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36914,9 +36914,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -36933,7 +36933,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -36969,7 +36969,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37005,7 +37005,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesDire
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37035,7 +37035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesHelm
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37071,7 +37071,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesHelm
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37107,13 +37107,13 @@ export interface ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKustomizeP
 export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37143,7 +37143,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKust
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37173,7 +37173,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesPlug
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37210,12 +37210,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesPlug
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37251,7 +37251,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSyncPolicyR
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37287,7 +37287,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37347,7 +37347,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37377,7 +37377,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37461,7 +37461,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37497,7 +37497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37581,7 +37581,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37623,7 +37623,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37659,7 +37659,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37719,7 +37719,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37749,7 +37749,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37833,7 +37833,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37869,7 +37869,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37953,7 +37953,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -37995,7 +37995,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38031,7 +38031,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38091,7 +38091,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38121,7 +38121,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38205,7 +38205,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38241,7 +38241,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38325,7 +38325,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38367,7 +38367,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38403,7 +38403,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38463,7 +38463,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38493,7 +38493,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38577,7 +38577,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38613,7 +38613,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38697,7 +38697,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38739,7 +38739,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38775,7 +38775,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38835,7 +38835,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38865,7 +38865,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38949,7 +38949,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -38985,7 +38985,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39069,7 +39069,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39111,7 +39111,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39141,7 +39141,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39171,7 +39171,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39201,7 +39201,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39231,7 +39231,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39267,7 +39267,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39327,7 +39327,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39357,7 +39357,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39441,7 +39441,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39477,7 +39477,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39561,7 +39561,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39603,7 +39603,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39633,7 +39633,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39663,7 +39663,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderBit
     'secretName': obj.secretName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39699,7 +39699,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39759,7 +39759,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39789,7 +39789,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39873,7 +39873,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39909,7 +39909,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'syncSource': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorSyncSource(obj.syncSource),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -39993,7 +39993,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40035,7 +40035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'syncOptions': obj.syncOptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40071,7 +40071,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceDirect
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40101,7 +40101,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHelmFi
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40137,7 +40137,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHelmPa
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40173,13 +40173,13 @@ export interface ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustomizePat
 export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40209,7 +40209,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustom
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40239,7 +40239,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcePlugin
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40276,12 +40276,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcePlugin
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40323,7 +40323,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40431,7 +40431,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40538,9 +40538,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -40557,7 +40557,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40593,7 +40593,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40629,7 +40629,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesDirec
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40659,7 +40659,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesHelmF
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40695,7 +40695,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesHelmP
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40731,13 +40731,13 @@ export interface ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKustomizePa
 export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40767,7 +40767,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKusto
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40797,7 +40797,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesPlugi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40834,12 +40834,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesPlugi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40875,7 +40875,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSyncPolicyRe
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40911,7 +40911,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceDirec
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40941,7 +40941,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHelmF
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -40977,7 +40977,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHelmP
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41013,13 +41013,13 @@ export interface ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKustomizePa
 export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41049,7 +41049,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKusto
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41079,7 +41079,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcePlugi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41116,12 +41116,12 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcePlugi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41163,7 +41163,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41271,7 +41271,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41378,9 +41378,9 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -41397,7 +41397,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41433,7 +41433,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41469,7 +41469,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesDire
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41499,7 +41499,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesHelm
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41535,7 +41535,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesHelm
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41571,13 +41571,13 @@ export interface ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKustomizeP
 export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41607,7 +41607,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKust
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41637,7 +41637,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesPlug
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41674,12 +41674,12 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesPlug
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41715,7 +41715,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSyncPolicyR
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41751,7 +41751,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41781,7 +41781,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41817,7 +41817,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41853,13 +41853,13 @@ export interface ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceKustom
 export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41889,7 +41889,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41919,7 +41919,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -41956,12 +41956,12 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42003,7 +42003,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42111,7 +42111,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42218,9 +42218,9 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -42237,7 +42237,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42273,7 +42273,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42309,7 +42309,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42339,7 +42339,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42375,7 +42375,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42411,13 +42411,13 @@ export interface ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesKusto
 export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42447,7 +42447,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42477,7 +42477,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42514,12 +42514,12 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42555,7 +42555,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSyncPo
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42591,7 +42591,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42621,7 +42621,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42657,7 +42657,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42693,13 +42693,13 @@ export interface ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceKustom
 export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42729,7 +42729,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42759,7 +42759,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42796,12 +42796,12 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42843,7 +42843,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -42951,7 +42951,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43058,9 +43058,9 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -43077,7 +43077,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43113,7 +43113,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43149,7 +43149,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43179,7 +43179,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43215,7 +43215,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43251,13 +43251,13 @@ export interface ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesKusto
 export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43287,7 +43287,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43317,7 +43317,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43354,12 +43354,12 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43395,7 +43395,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSyncPo
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43431,7 +43431,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43467,7 +43467,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43527,7 +43527,7 @@ export function toJson_ApplicationSetSpecTemplateSpecSourceHydratorDrySourceKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43577,7 +43577,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43613,7 +43613,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43673,7 +43673,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43723,7 +43723,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43753,7 +43753,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43789,7 +43789,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43825,13 +43825,13 @@ export interface ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43861,7 +43861,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43891,7 +43891,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43928,12 +43928,12 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -43969,7 +43969,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44005,7 +44005,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44065,7 +44065,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44115,7 +44115,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceDir
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44151,7 +44151,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceDir
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44211,7 +44211,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceKus
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44261,7 +44261,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44291,7 +44291,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44327,7 +44327,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44363,13 +44363,13 @@ export interface ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorD
 export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44399,7 +44399,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44429,7 +44429,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44466,12 +44466,12 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44507,7 +44507,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesDi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44543,7 +44543,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesDi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44603,7 +44603,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourcesKu
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44653,7 +44653,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceDirector
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44689,7 +44689,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceDirector
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44749,7 +44749,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceKustomiz
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44799,7 +44799,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44829,7 +44829,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44865,7 +44865,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44901,13 +44901,13 @@ export interface ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySou
 export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44937,7 +44937,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -44967,7 +44967,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45004,12 +45004,12 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45045,7 +45045,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesDirecto
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45081,7 +45081,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesDirecto
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45141,7 +45141,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourcesKustomi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45191,7 +45191,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceDirecto
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45227,7 +45227,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceDirecto
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45287,7 +45287,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceKustomi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45337,7 +45337,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45367,7 +45367,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45403,7 +45403,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45439,13 +45439,13 @@ export interface ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySo
 export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45475,7 +45475,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45505,7 +45505,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45542,12 +45542,12 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45583,7 +45583,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesDirect
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45619,7 +45619,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesDirect
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45679,7 +45679,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourcesKustom
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45735,7 +45735,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45843,7 +45843,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -45950,9 +45950,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -45969,7 +45969,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46005,7 +46005,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46065,7 +46065,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46089,7 +46089,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46125,7 +46125,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46167,7 +46167,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46275,7 +46275,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46382,9 +46382,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -46401,7 +46401,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46437,7 +46437,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46479,7 +46479,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46505,11 +46505,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionReso
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46545,7 +46545,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46587,7 +46587,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46695,7 +46695,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46802,9 +46802,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -46821,7 +46821,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46857,7 +46857,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46917,7 +46917,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46941,7 +46941,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -46977,7 +46977,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47019,7 +47019,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47127,7 +47127,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47234,9 +47234,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -47253,7 +47253,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47289,7 +47289,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47331,7 +47331,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47357,11 +47357,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpe
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47397,7 +47397,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47439,7 +47439,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47547,7 +47547,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47654,9 +47654,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -47673,7 +47673,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47709,7 +47709,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47769,7 +47769,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47793,7 +47793,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47829,7 +47829,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47871,7 +47871,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -47979,7 +47979,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48086,9 +48086,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -48105,7 +48105,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48141,7 +48141,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48183,7 +48183,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48209,11 +48209,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSync
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48249,7 +48249,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48291,7 +48291,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48399,7 +48399,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48506,9 +48506,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -48525,7 +48525,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48561,7 +48561,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48621,7 +48621,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48645,7 +48645,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48681,7 +48681,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48723,7 +48723,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48831,7 +48831,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48938,9 +48938,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -48957,7 +48957,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -48993,7 +48993,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49035,7 +49035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49061,11 +49061,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSyn
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49101,7 +49101,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49143,7 +49143,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49251,7 +49251,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49358,9 +49358,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -49377,7 +49377,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49413,7 +49413,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49473,7 +49473,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49497,7 +49497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49533,7 +49533,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49575,7 +49575,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49683,7 +49683,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49790,9 +49790,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -49809,7 +49809,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49845,7 +49845,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49887,7 +49887,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49913,11 +49913,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecS
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49953,7 +49953,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -49995,7 +49995,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50103,7 +50103,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50210,9 +50210,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -50229,7 +50229,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50265,7 +50265,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50325,7 +50325,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50349,7 +50349,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50385,7 +50385,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50427,7 +50427,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50535,7 +50535,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50642,9 +50642,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -50661,7 +50661,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50697,7 +50697,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50739,7 +50739,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50765,11 +50765,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50805,7 +50805,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50847,7 +50847,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -50955,7 +50955,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51062,9 +51062,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -51081,7 +51081,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51117,7 +51117,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51177,7 +51177,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51201,7 +51201,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51237,7 +51237,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51279,7 +51279,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51387,7 +51387,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51494,9 +51494,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -51513,7 +51513,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51549,7 +51549,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51591,7 +51591,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51617,11 +51617,11 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51657,7 +51657,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51693,7 +51693,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51729,7 +51729,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51789,7 +51789,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51839,7 +51839,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51869,7 +51869,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51905,7 +51905,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51941,13 +51941,13 @@ export interface ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDry
 export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -51977,7 +51977,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52007,7 +52007,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52044,12 +52044,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52085,7 +52085,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52121,7 +52121,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52181,7 +52181,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourcesKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52237,7 +52237,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52345,7 +52345,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52452,9 +52452,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -52471,7 +52471,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52507,7 +52507,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52567,7 +52567,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52591,7 +52591,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52627,7 +52627,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52669,7 +52669,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52777,7 +52777,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52884,9 +52884,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -52903,7 +52903,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52939,7 +52939,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -52981,7 +52981,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53007,11 +53007,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResou
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53047,7 +53047,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53089,7 +53089,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53197,7 +53197,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53304,9 +53304,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -53323,7 +53323,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53359,7 +53359,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53419,7 +53419,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53443,7 +53443,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53479,7 +53479,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53521,7 +53521,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53629,7 +53629,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53736,9 +53736,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -53755,7 +53755,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53791,7 +53791,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53833,7 +53833,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53859,11 +53859,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53899,7 +53899,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -53941,7 +53941,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54049,7 +54049,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54156,9 +54156,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -54175,7 +54175,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54211,7 +54211,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54271,7 +54271,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54295,7 +54295,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54331,7 +54331,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54373,7 +54373,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54481,7 +54481,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54588,9 +54588,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -54607,7 +54607,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54643,7 +54643,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54685,7 +54685,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54711,11 +54711,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSyncP
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54751,7 +54751,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54793,7 +54793,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -54901,7 +54901,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55008,9 +55008,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -55027,7 +55027,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55063,7 +55063,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55123,7 +55123,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55147,7 +55147,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55183,7 +55183,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55225,7 +55225,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55333,7 +55333,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55440,9 +55440,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -55459,7 +55459,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55495,7 +55495,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55537,7 +55537,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55563,11 +55563,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSync
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55603,7 +55603,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55645,7 +55645,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55753,7 +55753,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55860,9 +55860,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -55879,7 +55879,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55915,7 +55915,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55975,7 +55975,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -55999,7 +55999,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56035,7 +56035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56077,7 +56077,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56185,7 +56185,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56292,9 +56292,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -56311,7 +56311,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56347,7 +56347,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56389,7 +56389,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56415,11 +56415,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSy
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56455,7 +56455,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56497,7 +56497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56605,7 +56605,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56712,9 +56712,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -56731,7 +56731,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56767,7 +56767,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56827,7 +56827,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56851,7 +56851,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56887,7 +56887,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -56929,7 +56929,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57037,7 +57037,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57144,9 +57144,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -57163,7 +57163,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57199,7 +57199,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57241,7 +57241,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57267,11 +57267,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57307,7 +57307,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57349,7 +57349,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57457,7 +57457,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57564,9 +57564,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -57583,7 +57583,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57619,7 +57619,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57679,7 +57679,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'targetRevision': obj.targetRevision,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57703,7 +57703,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57739,7 +57739,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'targetBranch': obj.targetBranch,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57781,7 +57781,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57889,7 +57889,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -57996,9 +57996,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -58015,7 +58015,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58051,7 +58051,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcesPluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58093,7 +58093,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'selfHeal': obj.selfHeal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58119,11 +58119,11 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata(obj: ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSyncPolicyManagedNamespaceMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58159,7 +58159,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'refresh': obj.refresh,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58195,7 +58195,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceDirect
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58231,7 +58231,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceDirect
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58291,7 +58291,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceKustom
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58341,7 +58341,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58371,7 +58371,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58407,7 +58407,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58443,13 +58443,13 @@ export interface ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDryS
 export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58479,7 +58479,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58509,7 +58509,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58546,12 +58546,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58587,7 +58587,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58623,7 +58623,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58683,7 +58683,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourcesKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58733,7 +58733,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58769,7 +58769,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceDirec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58829,7 +58829,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceKusto
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58879,7 +58879,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58909,7 +58909,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58945,7 +58945,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -58981,13 +58981,13 @@ export interface ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDry
 export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59017,7 +59017,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59047,7 +59047,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59084,12 +59084,12 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59125,7 +59125,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59161,7 +59161,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesDire
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59221,7 +59221,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourcesKust
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59271,7 +59271,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59307,7 +59307,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59367,7 +59367,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59417,7 +59417,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59447,7 +59447,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59483,7 +59483,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59519,13 +59519,13 @@ export interface ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydrat
 export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59555,7 +59555,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59585,7 +59585,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59622,12 +59622,12 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59663,7 +59663,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59699,7 +59699,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59759,7 +59759,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59809,7 +59809,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59845,7 +59845,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59905,7 +59905,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59955,7 +59955,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -59985,7 +59985,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60021,7 +60021,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60057,13 +60057,13 @@ export interface ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydrat
 export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60093,7 +60093,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60123,7 +60123,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60160,12 +60160,12 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60201,7 +60201,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60237,7 +60237,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60297,7 +60297,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60347,7 +60347,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60383,7 +60383,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60443,7 +60443,7 @@ export function toJson_ApplicationSetSpecGeneratorsClusterDecisionResourceTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60493,7 +60493,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60529,7 +60529,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60589,7 +60589,7 @@ export function toJson_ApplicationSetSpecGeneratorsClustersTemplateSpecSourceHyd
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60639,7 +60639,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60675,7 +60675,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60735,7 +60735,7 @@ export function toJson_ApplicationSetSpecGeneratorsGitTemplateSpecSourceHydrator
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60785,7 +60785,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60821,7 +60821,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60881,7 +60881,7 @@ export function toJson_ApplicationSetSpecGeneratorsListTemplateSpecSourceHydrato
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60931,7 +60931,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60961,7 +60961,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -60997,7 +60997,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61033,13 +61033,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionReso
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61069,7 +61069,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61099,7 +61099,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61136,12 +61136,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61183,7 +61183,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61291,7 +61291,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61398,9 +61398,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -61417,7 +61417,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61453,7 +61453,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61489,7 +61489,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61519,7 +61519,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61555,7 +61555,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61591,13 +61591,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionReso
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61627,7 +61627,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61657,7 +61657,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61694,12 +61694,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61735,7 +61735,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61771,7 +61771,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61801,7 +61801,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61837,7 +61837,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61873,13 +61873,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpe
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61909,7 +61909,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61939,7 +61939,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -61976,12 +61976,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62023,7 +62023,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62131,7 +62131,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62238,9 +62238,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -62257,7 +62257,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62293,7 +62293,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62329,7 +62329,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62359,7 +62359,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62395,7 +62395,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62431,13 +62431,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpe
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62467,7 +62467,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62497,7 +62497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62534,12 +62534,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62575,7 +62575,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62611,7 +62611,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62641,7 +62641,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62677,7 +62677,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62713,13 +62713,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62749,7 +62749,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62779,7 +62779,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62816,12 +62816,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62863,7 +62863,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -62971,7 +62971,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63078,9 +63078,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -63097,7 +63097,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63133,7 +63133,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63169,7 +63169,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63199,7 +63199,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63235,7 +63235,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63271,13 +63271,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63307,7 +63307,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63337,7 +63337,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63374,12 +63374,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63415,7 +63415,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63451,7 +63451,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63481,7 +63481,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63517,7 +63517,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63553,13 +63553,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSou
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63589,7 +63589,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63619,7 +63619,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63656,12 +63656,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63703,7 +63703,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63811,7 +63811,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63918,9 +63918,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -63937,7 +63937,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -63973,7 +63973,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64009,7 +64009,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64039,7 +64039,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64075,7 +64075,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64111,13 +64111,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSou
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64147,7 +64147,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64177,7 +64177,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64214,12 +64214,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64255,7 +64255,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64291,7 +64291,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64321,7 +64321,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64357,7 +64357,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64393,13 +64393,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecS
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64429,7 +64429,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64459,7 +64459,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64496,12 +64496,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64543,7 +64543,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64651,7 +64651,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64758,9 +64758,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -64777,7 +64777,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64813,7 +64813,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64849,7 +64849,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64879,7 +64879,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64915,7 +64915,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64951,13 +64951,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecS
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -64987,7 +64987,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65017,7 +65017,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65054,12 +65054,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65095,7 +65095,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65131,7 +65131,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65161,7 +65161,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65197,7 +65197,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65233,13 +65233,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65269,7 +65269,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65299,7 +65299,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65336,12 +65336,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65383,7 +65383,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65491,7 +65491,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65598,9 +65598,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -65617,7 +65617,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65653,7 +65653,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65689,7 +65689,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65719,7 +65719,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65755,7 +65755,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65791,13 +65791,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65827,7 +65827,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65857,7 +65857,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65894,12 +65894,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65935,7 +65935,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -65971,7 +65971,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66001,7 +66001,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66037,7 +66037,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66073,13 +66073,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66109,7 +66109,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66139,7 +66139,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66176,12 +66176,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66223,7 +66223,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66331,7 +66331,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66438,9 +66438,9 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -66457,7 +66457,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66493,7 +66493,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66529,7 +66529,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66559,7 +66559,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66595,7 +66595,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66631,13 +66631,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66667,7 +66667,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66697,7 +66697,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66734,12 +66734,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66775,7 +66775,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66811,7 +66811,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66847,7 +66847,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66907,7 +66907,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66957,7 +66957,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -66987,7 +66987,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67023,7 +67023,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67059,13 +67059,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResou
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67095,7 +67095,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67125,7 +67125,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67162,12 +67162,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67209,7 +67209,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67317,7 +67317,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67424,9 +67424,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -67443,7 +67443,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67479,7 +67479,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67515,7 +67515,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67545,7 +67545,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67581,7 +67581,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67617,13 +67617,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResou
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67653,7 +67653,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67683,7 +67683,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67720,12 +67720,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67761,7 +67761,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67797,7 +67797,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67827,7 +67827,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67863,7 +67863,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67899,13 +67899,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67935,7 +67935,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -67965,7 +67965,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68002,12 +68002,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68049,7 +68049,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68157,7 +68157,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68264,9 +68264,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -68283,7 +68283,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68319,7 +68319,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68355,7 +68355,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68385,7 +68385,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68421,7 +68421,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68457,13 +68457,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68493,7 +68493,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68523,7 +68523,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68560,12 +68560,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68601,7 +68601,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68637,7 +68637,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68667,7 +68667,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68703,7 +68703,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68739,13 +68739,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourc
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68775,7 +68775,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68805,7 +68805,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68842,12 +68842,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68889,7 +68889,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -68997,7 +68997,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69104,9 +69104,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -69123,7 +69123,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69159,7 +69159,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69195,7 +69195,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69225,7 +69225,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69261,7 +69261,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69297,13 +69297,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourc
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69333,7 +69333,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69363,7 +69363,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69400,12 +69400,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69441,7 +69441,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69477,7 +69477,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69507,7 +69507,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69543,7 +69543,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69579,13 +69579,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69615,7 +69615,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69645,7 +69645,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69682,12 +69682,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69729,7 +69729,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69837,7 +69837,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69944,9 +69944,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -69963,7 +69963,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -69999,7 +69999,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70035,7 +70035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70065,7 +70065,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70101,7 +70101,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70137,13 +70137,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70173,7 +70173,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70203,7 +70203,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70240,12 +70240,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70281,7 +70281,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70317,7 +70317,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70347,7 +70347,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70383,7 +70383,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70419,13 +70419,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSo
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70455,7 +70455,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70485,7 +70485,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70522,12 +70522,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70569,7 +70569,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70677,7 +70677,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70784,9 +70784,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -70803,7 +70803,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70839,7 +70839,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70875,7 +70875,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70905,7 +70905,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70941,7 +70941,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -70977,13 +70977,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSo
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71013,7 +71013,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71043,7 +71043,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71080,12 +71080,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71121,7 +71121,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71157,7 +71157,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71187,7 +71187,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71223,7 +71223,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71259,13 +71259,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71295,7 +71295,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71325,7 +71325,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71362,12 +71362,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71409,7 +71409,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71517,7 +71517,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71624,9 +71624,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -71643,7 +71643,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71679,7 +71679,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71715,7 +71715,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71745,7 +71745,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71781,7 +71781,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71817,13 +71817,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71853,7 +71853,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71883,7 +71883,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71920,12 +71920,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71961,7 +71961,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -71997,7 +71997,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72027,7 +72027,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72063,7 +72063,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72099,13 +72099,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72135,7 +72135,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72165,7 +72165,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72202,12 +72202,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72249,7 +72249,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'recurse': obj.recurse,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72357,7 +72357,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72464,9 +72464,9 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'apiVersions': obj.apiVersions?.map(y => y),
-    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (definedMembers(obj.commonAnnotations)),
+    'commonAnnotations': ((obj.commonAnnotations) === undefined) ? undefined : (Object.entries(obj.commonAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'commonAnnotationsEnvsubst': obj.commonAnnotationsEnvsubst,
-    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (definedMembers(obj.commonLabels)),
+    'commonLabels': ((obj.commonLabels) === undefined) ? undefined : (Object.entries(obj.commonLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'components': obj.components?.map(y => y),
     'forceCommonAnnotations': obj.forceCommonAnnotations,
     'forceCommonLabels': obj.forceCommonLabels,
@@ -72483,7 +72483,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72519,7 +72519,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'parameters': obj.parameters?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorDrySourcePluginParameters(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72555,7 +72555,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcesDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72585,7 +72585,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72621,7 +72621,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72657,13 +72657,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcesKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcesKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourcesKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72693,7 +72693,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72723,7 +72723,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72760,12 +72760,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72801,7 +72801,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'maxDuration': obj.maxDuration,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72837,7 +72837,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72873,7 +72873,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72933,7 +72933,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeTemplateSpecSourceHydrat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -72983,7 +72983,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73019,7 +73019,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73079,7 +73079,7 @@ export function toJson_ApplicationSetSpecGeneratorsPluginTemplateSpecSourceHydra
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73129,7 +73129,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73165,7 +73165,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73225,7 +73225,7 @@ export function toJson_ApplicationSetSpecGeneratorsPullRequestTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73275,7 +73275,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73311,7 +73311,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73371,7 +73371,7 @@ export function toJson_ApplicationSetSpecGeneratorsScmProviderTemplateSpecSource
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73421,7 +73421,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73457,7 +73457,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73517,7 +73517,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73567,7 +73567,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73597,7 +73597,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73633,7 +73633,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73669,13 +73669,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionReso
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73705,7 +73705,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73735,7 +73735,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73772,12 +73772,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73813,7 +73813,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73849,7 +73849,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73909,7 +73909,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73959,7 +73959,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -73995,7 +73995,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74055,7 +74055,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74105,7 +74105,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74135,7 +74135,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74171,7 +74171,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74207,13 +74207,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpe
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74243,7 +74243,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74273,7 +74273,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74310,12 +74310,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74351,7 +74351,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74387,7 +74387,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74447,7 +74447,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74497,7 +74497,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74533,7 +74533,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74593,7 +74593,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74643,7 +74643,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74673,7 +74673,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74709,7 +74709,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74745,13 +74745,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74781,7 +74781,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74811,7 +74811,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74848,12 +74848,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74889,7 +74889,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74925,7 +74925,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -74985,7 +74985,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75035,7 +75035,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75071,7 +75071,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75131,7 +75131,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75181,7 +75181,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75211,7 +75211,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75247,7 +75247,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75283,13 +75283,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSou
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75319,7 +75319,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75349,7 +75349,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75386,12 +75386,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75427,7 +75427,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75463,7 +75463,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75523,7 +75523,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75573,7 +75573,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75609,7 +75609,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75669,7 +75669,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75719,7 +75719,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75749,7 +75749,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75785,7 +75785,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75821,13 +75821,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecS
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75857,7 +75857,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75887,7 +75887,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75924,12 +75924,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -75965,7 +75965,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76001,7 +76001,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76061,7 +76061,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76111,7 +76111,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76147,7 +76147,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76207,7 +76207,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76257,7 +76257,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76287,7 +76287,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76323,7 +76323,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76359,13 +76359,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76395,7 +76395,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76425,7 +76425,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76462,12 +76462,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76503,7 +76503,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76539,7 +76539,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76599,7 +76599,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76649,7 +76649,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76685,7 +76685,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76745,7 +76745,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76795,7 +76795,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76825,7 +76825,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76861,7 +76861,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76897,13 +76897,13 @@ export interface ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplate
 export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76933,7 +76933,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -76963,7 +76963,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77000,12 +77000,12 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77041,7 +77041,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77077,7 +77077,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77137,7 +77137,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77187,7 +77187,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77223,7 +77223,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77283,7 +77283,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77333,7 +77333,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77363,7 +77363,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77399,7 +77399,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77435,13 +77435,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResou
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisionResourceTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77471,7 +77471,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77501,7 +77501,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77538,12 +77538,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77579,7 +77579,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77615,7 +77615,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77675,7 +77675,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77725,7 +77725,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77761,7 +77761,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77821,7 +77821,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77871,7 +77871,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77901,7 +77901,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77937,7 +77937,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -77973,13 +77973,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpec
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78009,7 +78009,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78039,7 +78039,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78076,12 +78076,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78117,7 +78117,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78153,7 +78153,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78213,7 +78213,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78263,7 +78263,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78299,7 +78299,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78359,7 +78359,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78409,7 +78409,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78439,7 +78439,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78475,7 +78475,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78511,13 +78511,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourc
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78547,7 +78547,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78577,7 +78577,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78614,12 +78614,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78655,7 +78655,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78691,7 +78691,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78751,7 +78751,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78801,7 +78801,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78837,7 +78837,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78897,7 +78897,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78947,7 +78947,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -78977,7 +78977,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79013,7 +79013,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79049,13 +79049,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSour
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79085,7 +79085,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79115,7 +79115,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79152,12 +79152,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79193,7 +79193,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79229,7 +79229,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79289,7 +79289,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79339,7 +79339,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79375,7 +79375,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79435,7 +79435,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79485,7 +79485,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79515,7 +79515,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79551,7 +79551,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79587,13 +79587,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSo
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79623,7 +79623,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79653,7 +79653,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79690,12 +79690,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79731,7 +79731,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79767,7 +79767,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79827,7 +79827,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79877,7 +79877,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79913,7 +79913,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -79973,7 +79973,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80023,7 +80023,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80053,7 +80053,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80089,7 +80089,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80125,13 +80125,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80161,7 +80161,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80191,7 +80191,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80228,12 +80228,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80269,7 +80269,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80305,7 +80305,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80365,7 +80365,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80415,7 +80415,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80451,7 +80451,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80511,7 +80511,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80561,7 +80561,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'tlas': obj.tlas?.map(y => toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceDirectoryJsonnetTlas(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80591,7 +80591,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'path': obj.path,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80627,7 +80627,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80663,13 +80663,13 @@ export interface ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateS
 export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches(obj: ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatches | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'options': ((obj.options) === undefined) ? undefined : (definedMembers(obj.options)),
+    'options': ((obj.options) === undefined) ? undefined : (Object.entries(obj.options).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'patch': obj.patch,
     'path': obj.path,
     'target': toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTemplateSpecSourceHydratorDrySourceKustomizePatchesTarget(obj.target),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80699,7 +80699,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80729,7 +80729,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80766,12 +80766,12 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
   if (obj === undefined) { return undefined; }
   const result = {
     'array': obj.array?.map(y => y),
-    'map': ((obj.map) === undefined) ? undefined : (definedMembers(obj.map)),
+    'map': ((obj.map) === undefined) ? undefined : (Object.entries(obj.map).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
     'string': obj.string,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80807,7 +80807,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80843,7 +80843,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80903,7 +80903,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80953,7 +80953,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -80989,7 +80989,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81049,7 +81049,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClusterDecisi
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81099,7 +81099,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81135,7 +81135,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81195,7 +81195,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsClustersTempl
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81245,7 +81245,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81281,7 +81281,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81341,7 +81341,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsGitTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81391,7 +81391,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81427,7 +81427,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81487,7 +81487,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsListTemplateS
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81537,7 +81537,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81573,7 +81573,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81633,7 +81633,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPluginTemplat
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81683,7 +81683,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81719,7 +81719,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81779,7 +81779,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsPullRequestTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81829,7 +81829,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81865,7 +81865,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81925,7 +81925,7 @@ export function toJson_ApplicationSetSpecGeneratorsMatrixGeneratorsScmProviderTe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -81975,7 +81975,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82011,7 +82011,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82071,7 +82071,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClusterDecisio
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82121,7 +82121,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82157,7 +82157,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82217,7 +82217,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsClustersTempla
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82267,7 +82267,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82303,7 +82303,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82363,7 +82363,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsGitTemplateSpe
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82413,7 +82413,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82449,7 +82449,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82509,7 +82509,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsListTemplateSp
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82559,7 +82559,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82595,7 +82595,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82655,7 +82655,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPluginTemplate
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82705,7 +82705,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82741,7 +82741,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82801,7 +82801,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsPullRequestTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82851,7 +82851,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82887,7 +82887,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -82947,7 +82947,7 @@ export function toJson_ApplicationSetSpecGeneratorsMergeGeneratorsScmProviderTem
     'version': obj.version,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83060,7 +83060,7 @@ export function toJson_AppProjectProps(obj: AppProjectProps | undefined): Record
     'spec': toJson_AppProjectSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83203,7 +83203,7 @@ export function toJson_AppProjectSpec(obj: AppProjectSpec | undefined): Record<s
     'syncWindows': obj.syncWindows?.map(y => toJson_AppProjectSpecSyncWindows(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83244,7 +83244,7 @@ export function toJson_AppProjectSpecClusterResourceBlacklist(obj: AppProjectSpe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83285,7 +83285,7 @@ export function toJson_AppProjectSpecClusterResourceWhitelist(obj: AppProjectSpe
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83329,7 +83329,7 @@ export function toJson_AppProjectSpecDestinationServiceAccounts(obj: AppProjectS
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83374,7 +83374,7 @@ export function toJson_AppProjectSpecDestinations(obj: AppProjectSpecDestination
     'server': obj.server,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83407,7 +83407,7 @@ export function toJson_AppProjectSpecNamespaceResourceBlacklist(obj: AppProjectS
     'kind': obj.kind,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83440,7 +83440,7 @@ export function toJson_AppProjectSpecNamespaceResourceWhitelist(obj: AppProjectS
     'kind': obj.kind,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83476,7 +83476,7 @@ export function toJson_AppProjectSpecOrphanedResources(obj: AppProjectSpecOrphan
     'warn': obj.warn,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83536,7 +83536,7 @@ export function toJson_AppProjectSpecRoles(obj: AppProjectSpecRoles | undefined)
     'policies': obj.policies?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83566,7 +83566,7 @@ export function toJson_AppProjectSpecSignatureKeys(obj: AppProjectSpecSignatureK
     'keyID': obj.keyId,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83595,7 +83595,7 @@ export function toJson_AppProjectSpecSourceIntegrity(obj: AppProjectSpecSourceIn
     'git': toJson_AppProjectSpecSourceIntegrityGit(obj.git),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83705,7 +83705,7 @@ export function toJson_AppProjectSpecSyncWindows(obj: AppProjectSpecSyncWindows 
     'timeZone': obj.timeZone,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83743,7 +83743,7 @@ export function toJson_AppProjectSpecOrphanedResourcesIgnore(obj: AppProjectSpec
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83781,7 +83781,7 @@ export function toJson_AppProjectSpecRolesJwtTokens(obj: AppProjectSpecRolesJwtT
     'id': obj.id,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83807,7 +83807,7 @@ export function toJson_AppProjectSpecSourceIntegrityGit(obj: AppProjectSpecSourc
     'policies': obj.policies?.map(y => toJson_AppProjectSpecSourceIntegrityGitPolicies(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83841,7 +83841,7 @@ export function toJson_AppProjectSpecSourceIntegrityGitPolicies(obj: AppProjectS
     'repos': obj.repos?.map(y => toJson_AppProjectSpecSourceIntegrityGitPoliciesRepos(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83875,7 +83875,7 @@ export function toJson_AppProjectSpecSourceIntegrityGitPoliciesGpg(obj: AppProje
     'mode': obj.mode,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -83901,23 +83901,7 @@ export function toJson_AppProjectSpecSourceIntegrityGitPoliciesRepos(obj: AppPro
     'url': obj.url,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
-
-/**
- * The members of `obj` that are not undefined (their `value` with `unwrap`), in one loop:
- * written by the import task in place of cdk8s import's quadratic filter (projenrc/linear-converters.ts).
- */
-function definedMembers(obj: Record<string, any>, unwrap?: boolean): Record<string, any> {
-  const out: Record<string, any> = {};
-  for (const key of Object.keys(obj)) {
-    const member = obj[key];
-    if (member === undefined) continue;
-    const value = unwrap ? member?.value : member;
-    if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-    else out[key] = value;
-  }
-  return out;
-}

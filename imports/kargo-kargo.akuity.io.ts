@@ -86,7 +86,7 @@ export function toJson_ClusterPromotionTaskProps(obj: ClusterPromotionTaskProps 
     'spec': toJson_ClusterPromotionTaskSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -127,7 +127,7 @@ export function toJson_ClusterPromotionTaskSpec(obj: ClusterPromotionTaskSpec | 
     'vars': obj.vars?.map(y => toJson_ClusterPromotionTaskSpecVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -223,7 +223,7 @@ export function toJson_ClusterPromotionTaskSpecSteps(obj: ClusterPromotionTaskSp
     'vars': obj.vars?.map(y => toJson_ClusterPromotionTaskSpecStepsVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -266,7 +266,7 @@ export function toJson_ClusterPromotionTaskSpecVars(obj: ClusterPromotionTaskSpe
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -333,7 +333,7 @@ export function toJson_ClusterPromotionTaskSpecStepsRetry(obj: ClusterPromotionT
     'timeout': obj.timeout,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -371,7 +371,7 @@ export function toJson_ClusterPromotionTaskSpecStepsTask(obj: ClusterPromotionTa
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -414,7 +414,7 @@ export function toJson_ClusterPromotionTaskSpecStepsVars(obj: ClusterPromotionTa
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -510,7 +510,7 @@ export function toJson_ProjectProps(obj: ProjectProps | undefined): Record<strin
     'metadata': obj.metadata,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -601,7 +601,7 @@ export function toJson_ProjectConfigProps(obj: ProjectConfigProps | undefined): 
     'spec': toJson_ProjectConfigSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -659,7 +659,7 @@ export function toJson_ProjectConfigSpec(obj: ProjectConfigSpec | undefined): Re
     'webhookReceivers': obj.webhookReceivers?.map(y => toJson_ProjectConfigSpecWebhookReceivers(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -716,7 +716,7 @@ export function toJson_ProjectConfigSpecFreightLinks(obj: ProjectConfigSpecFreig
     'url': obj.url,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -782,7 +782,7 @@ export function toJson_ProjectConfigSpecPromotionPolicies(obj: ProjectConfigSpec
     'stageSelector': toJson_ProjectConfigSpecPromotionPoliciesStageSelector(obj.stageSelector),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -839,7 +839,7 @@ export function toJson_ProjectConfigSpecStageLinks(obj: ProjectConfigSpecStageLi
     'url': obj.url,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -957,7 +957,7 @@ export function toJson_ProjectConfigSpecWebhookReceivers(obj: ProjectConfigSpecW
     'quay': toJson_ProjectConfigSpecWebhookReceiversQuay(obj.quay),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1006,7 +1006,7 @@ export function toJson_ProjectConfigSpecPromotionPoliciesAutoRollback(obj: Proje
     'onVerification': obj.onVerification?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1063,11 +1063,11 @@ export function toJson_ProjectConfigSpecPromotionPoliciesStageSelector(obj: Proj
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ProjectConfigSpecPromotionPoliciesStageSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1138,7 +1138,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversArtifactory(obj: Project
     'virtualRepoName': obj.virtualRepoName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1184,7 +1184,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversAzure(obj: ProjectConfig
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversAzureSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1224,7 +1224,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversBitbucket(obj: ProjectCo
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversBitbucketSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1262,7 +1262,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversDockerhub(obj: ProjectCo
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversDockerhubSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1308,7 +1308,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGeneric(obj: ProjectConf
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGenericSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1347,7 +1347,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitea(obj: ProjectConfig
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGiteaSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1386,7 +1386,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGithub(obj: ProjectConfi
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGithubSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1425,7 +1425,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitlab(obj: ProjectConfi
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGitlabSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1464,7 +1464,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversHarbor(obj: ProjectConfi
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversHarborSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1505,7 +1505,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversQuay(obj: ProjectConfigS
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversQuaySecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1554,7 +1554,7 @@ export function toJson_ProjectConfigSpecPromotionPoliciesStageSelectorMatchExpre
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1597,7 +1597,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversArtifactorySecretRef(obj
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1646,7 +1646,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversAzureSecretRef(obj: Proj
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1689,7 +1689,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversBitbucketSecretRef(obj: 
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1730,7 +1730,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversDockerhubSecretRef(obj: 
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1782,12 +1782,12 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActions(obj: Proj
   if (obj === undefined) { return undefined; }
   const result = {
     'action': obj.action,
-    'parameters': ((obj.parameters) === undefined) ? undefined : (definedMembers(obj.parameters)),
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'targetSelectionCriteria': obj.targetSelectionCriteria?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteria(y)),
     'whenExpression': obj.whenExpression,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1829,7 +1829,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericSecretRef(obj: Pr
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1871,7 +1871,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGiteaSecretRef(obj: Proj
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1913,7 +1913,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGithubSecretRef(obj: Pro
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1955,7 +1955,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitlabSecretRef(obj: Pro
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1997,7 +1997,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversHarborSecretRef(obj: Pro
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2041,7 +2041,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversQuaySecretRef(obj: Proje
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2110,7 +2110,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2139,7 +2139,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'matchIndices': obj.matchIndices?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteriaIndexSelectorMatchIndices(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2185,10 +2185,10 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteriaLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2238,7 +2238,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2287,7 +2287,7 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2387,7 +2387,7 @@ export function toJson_PromotionTaskProps(obj: PromotionTaskProps | undefined): 
     'spec': toJson_PromotionTaskSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2428,7 +2428,7 @@ export function toJson_PromotionTaskSpec(obj: PromotionTaskSpec | undefined): Re
     'vars': obj.vars?.map(y => toJson_PromotionTaskSpecVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2524,7 +2524,7 @@ export function toJson_PromotionTaskSpecSteps(obj: PromotionTaskSpecSteps | unde
     'vars': obj.vars?.map(y => toJson_PromotionTaskSpecStepsVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2567,7 +2567,7 @@ export function toJson_PromotionTaskSpecVars(obj: PromotionTaskSpecVars | undefi
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2634,7 +2634,7 @@ export function toJson_PromotionTaskSpecStepsRetry(obj: PromotionTaskSpecStepsRe
     'timeout': obj.timeout,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2672,7 +2672,7 @@ export function toJson_PromotionTaskSpecStepsTask(obj: PromotionTaskSpecStepsTas
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2715,7 +2715,7 @@ export function toJson_PromotionTaskSpecStepsVars(obj: PromotionTaskSpecStepsVar
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2818,7 +2818,7 @@ export function toJson_StageProps(obj: StageProps | undefined): Record<string, a
     'spec': toJson_StageSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2894,7 +2894,7 @@ export function toJson_StageSpec(obj: StageSpec | undefined): Record<string, any
     'verification': toJson_StageSpecVerification(obj.verification),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2925,7 +2925,7 @@ export function toJson_StageSpecPromotionTemplate(obj: StageSpecPromotionTemplat
     'spec': toJson_StageSpecPromotionTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2964,7 +2964,7 @@ export function toJson_StageSpecRequestedFreight(obj: StageSpecRequestedFreight 
     'sources': toJson_StageSpecRequestedFreightSources(obj.sources),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3007,7 +3007,7 @@ export function toJson_StageSpecVars(obj: StageSpecVars | undefined): Record<str
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3055,7 +3055,7 @@ export function toJson_StageSpecVerification(obj: StageSpecVerification | undefi
     'args': obj.args?.map(y => toJson_StageSpecVerificationArgs(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3096,7 +3096,7 @@ export function toJson_StageSpecPromotionTemplateSpec(obj: StageSpecPromotionTem
     'vars': obj.vars?.map(y => toJson_StageSpecPromotionTemplateSpecVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3135,7 +3135,7 @@ export function toJson_StageSpecRequestedFreightOrigin(obj: StageSpecRequestedFr
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3221,7 +3221,7 @@ export function toJson_StageSpecRequestedFreightSources(obj: StageSpecRequestedF
     'stages': obj.stages?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3254,11 +3254,11 @@ export interface StageSpecVerificationAnalysisRunMetadata {
 export function toJson_StageSpecVerificationAnalysisRunMetadata(obj: StageSpecVerificationAnalysisRunMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3296,7 +3296,7 @@ export function toJson_StageSpecVerificationAnalysisTemplates(obj: StageSpecVeri
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3332,7 +3332,7 @@ export function toJson_StageSpecVerificationArgs(obj: StageSpecVerificationArgs 
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3428,7 +3428,7 @@ export function toJson_StageSpecPromotionTemplateSpecSteps(obj: StageSpecPromoti
     'vars': obj.vars?.map(y => toJson_StageSpecPromotionTemplateSpecStepsVars(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3471,7 +3471,7 @@ export function toJson_StageSpecPromotionTemplateSpecVars(obj: StageSpecPromotio
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3524,7 +3524,7 @@ export function toJson_StageSpecRequestedFreightSourcesAutoPromotionOptions(obj:
     'selectionPolicy': obj.selectionPolicy,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3626,7 +3626,7 @@ export function toJson_StageSpecPromotionTemplateSpecStepsRetry(obj: StageSpecPr
     'timeout': obj.timeout,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3664,7 +3664,7 @@ export function toJson_StageSpecPromotionTemplateSpecStepsTask(obj: StageSpecPro
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3707,7 +3707,7 @@ export function toJson_StageSpecPromotionTemplateSpecStepsVars(obj: StageSpecPro
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3833,7 +3833,7 @@ export function toJson_WarehouseProps(obj: WarehouseProps | undefined): Record<s
     'spec': toJson_WarehouseSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3914,7 +3914,7 @@ export function toJson_WarehouseSpec(obj: WarehouseSpec | undefined): Record<str
     'subscriptions': obj.subscriptions?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3945,7 +3945,7 @@ export function toJson_WarehouseSpecFreightCreationCriteria(obj: WarehouseSpecFr
     'expression': obj.expression,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3969,19 +3969,3 @@ export enum WarehouseSpecFreightCreationPolicy {
   MANUAL = "Manual",
 }
 
-
-/**
- * The members of `obj` that are not undefined (their `value` with `unwrap`), in one loop:
- * written by the import task in place of cdk8s import's quadratic filter (projenrc/linear-converters.ts).
- */
-function definedMembers(obj: Record<string, any>, unwrap?: boolean): Record<string, any> {
-  const out: Record<string, any> = {};
-  for (const key of Object.keys(obj)) {
-    const member = obj[key];
-    if (member === undefined) continue;
-    const value = unwrap ? member?.value : member;
-    if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-    else out[key] = value;
-  }
-  return out;
-}

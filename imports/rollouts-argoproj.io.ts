@@ -83,7 +83,7 @@ export function toJson_AnalysisTemplateProps(obj: AnalysisTemplateProps | undefi
     'spec': toJson_AnalysisTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -131,7 +131,7 @@ export function toJson_AnalysisTemplateSpec(obj: AnalysisTemplateSpec | undefine
     'templates': obj.templates?.map(y => toJson_AnalysisTemplateSpecTemplates(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -167,7 +167,7 @@ export function toJson_AnalysisTemplateSpecArgs(obj: AnalysisTemplateSpecArgs | 
     'valueFrom': toJson_AnalysisTemplateSpecArgsValueFrom(obj.valueFrom),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -191,7 +191,7 @@ export function toJson_AnalysisTemplateSpecDryRun(obj: AnalysisTemplateSpecDryRu
     'metricName': obj.metricName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -221,7 +221,7 @@ export function toJson_AnalysisTemplateSpecMeasurementRetention(obj: AnalysisTem
     'metricName': obj.metricName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -305,7 +305,7 @@ export function toJson_AnalysisTemplateSpecMetrics(obj: AnalysisTemplateSpecMetr
     'successCondition': obj.successCondition,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -335,7 +335,7 @@ export function toJson_AnalysisTemplateSpecTemplates(obj: AnalysisTemplateSpecTe
     'templateName': obj.templateName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -365,7 +365,7 @@ export function toJson_AnalysisTemplateSpecArgsValueFrom(obj: AnalysisTemplateSp
     'secretKeyRef': toJson_AnalysisTemplateSpecArgsValueFromSecretKeyRef(obj.secretKeyRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -525,7 +525,7 @@ export function toJson_AnalysisTemplateSpecMetricsProvider(obj: AnalysisTemplate
     'web': toJson_AnalysisTemplateSpecMetricsProviderWeb(obj.web),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -549,7 +549,7 @@ export function toJson_AnalysisTemplateSpecArgsValueFromFieldRef(obj: AnalysisTe
     'fieldPath': obj.fieldPath,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -579,7 +579,7 @@ export function toJson_AnalysisTemplateSpecArgsValueFromSecretKeyRef(obj: Analys
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -609,7 +609,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatch(obj: Analys
     'metricDataQueries': obj.metricDataQueries?.map(y => toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQueries(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -664,12 +664,12 @@ export function toJson_AnalysisTemplateSpecMetricsProviderDatadog(obj: AnalysisT
     'apiVersion': obj.apiVersion,
     'formula': obj.formula,
     'interval': obj.interval,
-    'queries': ((obj.queries) === undefined) ? undefined : (definedMembers(obj.queries)),
+    'queries': ((obj.queries) === undefined) ? undefined : (Object.entries(obj.queries).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'query': obj.query,
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderDatadogSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -699,7 +699,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderGraphite(obj: Analysis
     'query': obj.query,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -729,7 +729,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderInfluxdb(obj: Analysis
     'query': obj.query,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -759,7 +759,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJob(obj: AnalysisTempl
     'spec': toJson_AnalysisTemplateSpecMetricsProviderJobSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -831,7 +831,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayenta(obj: AnalysisT
     'threshold': toJson_AnalysisTemplateSpecMetricsProviderKayentaThreshold(obj.threshold),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -867,7 +867,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderNewRelic(obj: Analysis
     'timeout': obj.timeout,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -927,7 +927,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheus(obj: Analys
     'timeout': obj.timeout,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -963,7 +963,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderSkywalking(obj: Analys
     'query': obj.query,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -993,7 +993,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWavefront(obj: Analysi
     'query': obj.query,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1065,7 +1065,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWeb(obj: AnalysisTempl
     'url': obj.url,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1119,7 +1119,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'returnData': obj.returnData,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1183,7 +1183,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderDatadogSecretRef(obj: 
     'namespaced': obj.namespaced,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1209,11 +1209,11 @@ export interface AnalysisTemplateSpecMetricsProviderJobMetadata {
 export function toJson_AnalysisTemplateSpecMetricsProviderJobMetadata(obj: AnalysisTemplateSpecMetricsProviderJobMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1327,7 +1327,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpec(obj: AnalysisT
     'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1363,7 +1363,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopes(obj: Ana
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1393,7 +1393,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaThreshold(obj: 
     'pass': obj.pass,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1423,7 +1423,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'sigv4': toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticationSigv4(obj.sigv4),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1453,7 +1453,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusHeaders(obj:
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1489,7 +1489,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusRangeQuery(o
     'step': obj.step,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1519,7 +1519,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthentication(obj:
     'sigv4': toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationSigv4(obj.sigv4),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1549,7 +1549,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebHeaders(obj: Analys
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1591,7 +1591,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'unit': obj.unit,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1629,7 +1629,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'rules': obj.rules?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolicyRules(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1656,10 +1656,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelector(obj: A
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1683,7 +1683,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicy(o
     'rules': obj.rules?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicyRules(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1713,7 +1713,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplate(obj: A
     'spec': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(obj.spec),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1761,7 +1761,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopesControlSc
     'step': obj.step,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1809,7 +1809,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopesExperimen
     'step': obj.step,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1851,7 +1851,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'tokenUrl': obj.tokenUrl,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1887,7 +1887,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'roleArn': obj.roleArn,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1929,7 +1929,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationOauth
     'tokenUrl': obj.tokenUrl,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1965,7 +1965,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationSigv4
     'roleArn': obj.roleArn,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2001,7 +2001,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'namespace': obj.namespace,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2051,7 +2051,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'onPodConditions': obj.onPodConditions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolicyRulesOnPodConditions(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2087,7 +2087,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelectorMatchEx
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2117,7 +2117,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicyRu
     'succeededIndexes': obj.succeededIndexes,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2143,11 +2143,11 @@ export interface AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata {
 export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata(obj: AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (definedMembers(obj.annotations)),
-    'labels': ((obj.labels) === undefined) ? undefined : (definedMembers(obj.labels)),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2386,9 +2386,9 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(ob
     'imagePullSecrets': obj.imagePullSecrets?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecImagePullSecrets(y)),
     'initContainers': obj.initContainers?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainers(y)),
     'nodeName': obj.nodeName,
-    'nodeSelector': ((obj.nodeSelector) === undefined) ? undefined : (definedMembers(obj.nodeSelector)),
+    'nodeSelector': ((obj.nodeSelector) === undefined) ? undefined : (Object.entries(obj.nodeSelector).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'os': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecOs(obj.os),
-    'overhead': ((obj.overhead) === undefined) ? undefined : (definedMembers(obj.overhead, true)),
+    'overhead': ((obj.overhead) === undefined) ? undefined : (Object.entries(obj.overhead).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
     'preemptionPolicy': obj.preemptionPolicy,
     'priority': obj.priority,
     'priorityClassName': obj.priorityClassName,
@@ -2411,7 +2411,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(ob
     'volumes': obj.volumes,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2441,7 +2441,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2477,7 +2477,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2507,7 +2507,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2543,7 +2543,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'podAntiAffinity': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinity(obj.podAntiAffinity),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2711,7 +2711,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'workingDir': obj.workingDir,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2747,7 +2747,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecDns
     'searches': obj.searches?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2921,7 +2921,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'workingDir': obj.workingDir,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2951,7 +2951,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecHos
     'ip': obj.ip,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2975,7 +2975,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIma
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3143,7 +3143,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'workingDir': obj.workingDir,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3167,7 +3167,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecOs(
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3205,7 +3205,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRea
     'conditionType': obj.conditionType,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3241,7 +3241,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
     'resourceClaimTemplateName': obj.resourceClaimTemplateName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3273,11 +3273,11 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
   if (obj === undefined) { return undefined; }
   const result = {
     'claims': obj.claims?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecResourcesClaims(y)),
-    'limits': ((obj.limits) === undefined) ? undefined : (definedMembers(obj.limits, true)),
-    'requests': ((obj.requests) === undefined) ? undefined : (definedMembers(obj.requests, true)),
+    'limits': ((obj.limits) === undefined) ? undefined : (Object.entries(obj.limits).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
+    'requests': ((obj.requests) === undefined) ? undefined : (Object.entries(obj.requests).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3301,7 +3301,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSch
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3397,7 +3397,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSecurityContextWindowsOptions(obj.windowsOptions),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3445,7 +3445,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTol
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3511,7 +3511,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
     'whenUnsatisfiable': obj.whenUnsatisfiable,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3541,7 +3541,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'requiredDuringSchedulingIgnoredDuringExecution': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecution(obj.requiredDuringSchedulingIgnoredDuringExecution),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3571,7 +3571,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecution(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3601,7 +3601,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecution(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3637,7 +3637,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvValueFrom(obj.valueFrom),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3673,7 +3673,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvFromSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3709,7 +3709,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'stopSignal': obj.stopSignal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3787,7 +3787,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3835,7 +3835,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'protocol': obj.protocol,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3913,7 +3913,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3943,7 +3943,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'restartPolicy': obj.restartPolicy,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3979,7 +3979,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'requests': obj.requests,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4009,7 +4009,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4099,7 +4099,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4177,7 +4177,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4207,7 +4207,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4267,7 +4267,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'subPathExpr': obj.subPathExpr,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4297,7 +4297,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecDns
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4333,7 +4333,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvValueFrom(obj.valueFrom),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4369,7 +4369,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvFromSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4405,7 +4405,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'stopSignal': obj.stopSignal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4483,7 +4483,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4531,7 +4531,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'protocol': obj.protocol,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4609,7 +4609,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4639,7 +4639,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'restartPolicy': obj.restartPolicy,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4675,7 +4675,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'requests': obj.requests,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4705,7 +4705,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4795,7 +4795,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4873,7 +4873,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4903,7 +4903,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4963,7 +4963,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'subPathExpr': obj.subPathExpr,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4999,7 +4999,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvValueFrom(obj.valueFrom),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5035,7 +5035,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvFromSecretRef(obj.secretRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5071,7 +5071,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'stopSignal': obj.stopSignal,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5149,7 +5149,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5197,7 +5197,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'protocol': obj.protocol,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5275,7 +5275,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5305,7 +5305,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'restartPolicy': obj.restartPolicy,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5341,7 +5341,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'requests': obj.requests,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5371,7 +5371,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5461,7 +5461,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5539,7 +5539,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'timeoutSeconds': obj.timeoutSeconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5569,7 +5569,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5629,7 +5629,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'subPathExpr': obj.subPathExpr,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5659,7 +5659,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
     'request': obj.request,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5717,7 +5717,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5759,7 +5759,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5789,7 +5789,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5819,7 +5819,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5861,7 +5861,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'runAsUserName': obj.runAsUserName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5888,10 +5888,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTopologySpreadConstraintsLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5921,7 +5921,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'weight': obj.weight,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5945,7 +5945,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'nodeSelectorTerms': obj.nodeSelectorTerms?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTerms(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5975,7 +5975,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'weight': obj.weight,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6029,7 +6029,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'topologyKey': obj.topologyKey,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6059,7 +6059,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'weight': obj.weight,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6113,7 +6113,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'topologyKey': obj.topologyKey,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6161,7 +6161,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6191,7 +6191,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6221,7 +6221,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6263,7 +6263,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6305,7 +6305,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6329,7 +6329,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6359,7 +6359,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6407,7 +6407,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6437,7 +6437,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6461,7 +6461,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6491,7 +6491,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6539,7 +6539,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6569,7 +6569,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6599,7 +6599,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'request': obj.request,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6629,7 +6629,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6659,7 +6659,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6689,7 +6689,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'drop': obj.drop?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6731,7 +6731,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6761,7 +6761,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6803,7 +6803,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'runAsUserName': obj.runAsUserName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6827,7 +6827,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6857,7 +6857,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6905,7 +6905,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6935,7 +6935,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6983,7 +6983,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7013,7 +7013,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7043,7 +7043,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7085,7 +7085,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7127,7 +7127,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7151,7 +7151,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7181,7 +7181,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7229,7 +7229,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7259,7 +7259,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7283,7 +7283,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7313,7 +7313,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7361,7 +7361,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7391,7 +7391,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7421,7 +7421,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'request': obj.request,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7451,7 +7451,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7481,7 +7481,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7511,7 +7511,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'drop': obj.drop?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7553,7 +7553,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7583,7 +7583,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7625,7 +7625,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'runAsUserName': obj.runAsUserName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7649,7 +7649,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7679,7 +7679,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7727,7 +7727,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7757,7 +7757,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7805,7 +7805,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7835,7 +7835,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7865,7 +7865,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7907,7 +7907,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7949,7 +7949,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7973,7 +7973,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8003,7 +8003,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8051,7 +8051,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8081,7 +8081,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8105,7 +8105,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8135,7 +8135,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8183,7 +8183,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8213,7 +8213,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8243,7 +8243,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'request': obj.request,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8273,7 +8273,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8303,7 +8303,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8333,7 +8333,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'drop': obj.drop?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8375,7 +8375,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'user': obj.user,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8405,7 +8405,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'type': obj.type,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8447,7 +8447,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'runAsUserName': obj.runAsUserName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8471,7 +8471,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8501,7 +8501,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'service': obj.service,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8549,7 +8549,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8579,7 +8579,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8615,7 +8615,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8645,7 +8645,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'matchFields': obj.matchFields?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityPreferredDuringSchedulingIgnoredDuringExecutionPreferenceMatchFields(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8675,7 +8675,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'matchFields': obj.matchFields?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTermsMatchFields(y)),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8729,7 +8729,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'topologyKey': obj.topologyKey,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8756,10 +8756,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecutionLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8786,10 +8786,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecutionNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8843,7 +8843,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'topologyKey': obj.topologyKey,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8870,10 +8870,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecutionLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8900,10 +8900,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecutionNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8939,7 +8939,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8969,7 +8969,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'fieldPath': obj.fieldPath,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9011,7 +9011,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'volumeName': obj.volumeName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9047,7 +9047,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'resource': obj.resource,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9083,7 +9083,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9107,7 +9107,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9155,7 +9155,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9179,7 +9179,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9209,7 +9209,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9233,7 +9233,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9281,7 +9281,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9305,7 +9305,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9335,7 +9335,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9365,7 +9365,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9423,7 +9423,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9481,7 +9481,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9545,7 +9545,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9575,7 +9575,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'fieldPath': obj.fieldPath,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9617,7 +9617,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'volumeName': obj.volumeName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9653,7 +9653,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'resource': obj.resource,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9689,7 +9689,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9713,7 +9713,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9761,7 +9761,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9785,7 +9785,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9815,7 +9815,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9839,7 +9839,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9887,7 +9887,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9911,7 +9911,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9941,7 +9941,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9971,7 +9971,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10029,7 +10029,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10087,7 +10087,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10151,7 +10151,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10181,7 +10181,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'fieldPath': obj.fieldPath,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10223,7 +10223,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'volumeName': obj.volumeName,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10259,7 +10259,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'resource': obj.resource,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10295,7 +10295,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'optional': obj.optional,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10319,7 +10319,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10367,7 +10367,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10391,7 +10391,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10421,7 +10421,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10445,7 +10445,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'command': obj.command?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10493,7 +10493,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'scheme': obj.scheme,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10517,7 +10517,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'seconds': obj.seconds,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10547,7 +10547,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10577,7 +10577,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10635,7 +10635,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10693,7 +10693,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10757,7 +10757,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10793,7 +10793,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10829,7 +10829,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10865,7 +10865,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10892,10 +10892,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10922,10 +10922,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10961,7 +10961,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10997,7 +10997,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11024,10 +11024,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11054,10 +11054,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (definedMembers(obj.matchLabels)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11093,7 +11093,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11129,7 +11129,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11173,7 +11173,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11231,7 +11231,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11303,7 +11303,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11361,7 +11361,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11433,7 +11433,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11491,7 +11491,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11555,7 +11555,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11591,7 +11591,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11627,7 +11627,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11663,23 +11663,7 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'values': obj.values?.map(y => y),
   };
   // filter undefined values
-  return definedMembers(result);
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
-
-/**
- * The members of `obj` that are not undefined (their `value` with `unwrap`), in one loop:
- * written by the import task in place of cdk8s import's quadratic filter (projenrc/linear-converters.ts).
- */
-function definedMembers(obj: Record<string, any>, unwrap?: boolean): Record<string, any> {
-  const out: Record<string, any> = {};
-  for (const key of Object.keys(obj)) {
-    const member = obj[key];
-    if (member === undefined) continue;
-    const value = unwrap ? member?.value : member;
-    if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-    else out[key] = value;
-  }
-  return out;
-}

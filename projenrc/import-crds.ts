@@ -5,14 +5,13 @@
  *
  * `cdk8s import` keeps only the last CRD of a module when it is called once per file, so the
  * CRDs of one module are concatenated into a single multi-document input first.
- * The CRD YAML is read in place and never copied into the project. The converters' filter of
- * undefined values is made linear (`linear-converters.ts`).
+ * The CRD YAML is read in place and never copied into the project; what `cdk8s import` writes is
+ * kept as it is.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { linearConverters } from './linear-converters';
 import { formatSchemaBundle, readCrdsDir, SCHEMA_BUNDLE_HEADER, SCHEMA_BUNDLE_PATH } from '../src/testkit/schema-bundle';
 
 export const CRD_MODULES: Record<string, string[]> = {
@@ -45,10 +44,6 @@ function main() {
     execFileSync('cdk8s', ['import', `${module}:=${input}`, '--language', 'typescript', '--output', out, '--no-save', '--no-check-upgrade'], { stdio: 'inherit' });
   }
   fs.rmSync(tmp, { recursive: true, force: true });
-  for (const file of fs.readdirSync(out).filter(f => f.endsWith('.ts'))) {
-    const generated = path.join(out, file);
-    fs.writeFileSync(generated, linearConverters(fs.readFileSync(generated, 'utf-8')));
-  }
   const bundle = readCrdsDir(crds, { stripDescriptions: true });
   fs.writeFileSync(path.join(out, '..', SCHEMA_BUNDLE_PATH), formatSchemaBundle(bundle, SCHEMA_BUNDLE_HEADER));
 }
