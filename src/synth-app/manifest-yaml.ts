@@ -1,5 +1,4 @@
 import { Yaml } from 'cdk8s';
-import { isRenderedTree } from './fast-to-json';
 import { stringifyDocument } from './yaml-document';
 
 /**
@@ -43,8 +42,7 @@ export class ManifestYaml {
       const map = doc as Record<string, unknown>;
       if (Object.keys(map).length === 0) return '{}\n';
       try {
-        // renderJson's documents are trees: looking for shared objects in them finds none
-        return this.map(map, '', isRenderedTree(doc) ? NOTHING_SHARED : new Set());
+        return this.map(map, '', new Set());
       } catch (e) {
         if (e !== FALLBACK) throw e;
       }
@@ -171,13 +169,7 @@ export class ManifestYaml {
 const FALLBACK = Symbol('fallback');
 
 /** The objects and arrays of a document written so far (a second visit means it is shared). */
-interface Seen {
-  has(value: object): boolean;
-  add(value: object): unknown;
-}
-
-/** For a document known to be a tree: nothing in it is seen twice. */
-const NOTHING_SHARED: Seen = { has: () => false, add: () => undefined };
+type Seen = Set<object>;
 
 /** Indents by length, made once: every nested value would otherwise make its own. */
 const INDENTS: string[] = [];

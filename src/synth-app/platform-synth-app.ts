@@ -4,7 +4,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { renderJson } from './fast-to-json';
 import { FileWriter } from './file-writer';
 import { ManifestYaml } from './manifest-yaml';
 
@@ -53,7 +52,7 @@ export class PlatformSynthApp extends App {
   }
 
   private render(obj: ApiObject): unknown {
-    const json = renderJson(obj);
+    const json = obj.toJson();
     this.written.set(obj, json);
     return json;
   }

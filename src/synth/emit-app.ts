@@ -1,5 +1,4 @@
 import { Chart } from 'cdk8s';
-import { registerFastRenderedClasses } from './fast-rendered-classes';
 import { defineArgoCdRelease } from '../argocd/argocd-release';
 import { PlatformLabels } from '../contracts/labels';
 import { defineReceiverSecret } from '../fleet/webhook-config';
@@ -15,7 +14,6 @@ import { AppRelease } from '../plan/app-release';
  * @internal
  */
 export function emitApp(chart: Chart, release: AppRelease): void {
-  registerFastRenderedClasses();
   defineKargoRelease(chart, release);
   definePromoterRbac(chart, release.plan);
   defineCredentialSecrets(chart, release.plan.app, release.plan.project, release.accesses);
