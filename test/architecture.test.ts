@@ -41,9 +41,8 @@ const STANDALONE: Record<string, readonly string[]> = {
   // model of Argo CD, not a second one)
   'testkit': ['cli', 'load'],
   // cdk8s's App validating once, for any constructs; index.ts exports PlatformSynthApp, load/
-  // counts the documents it wrote instead of rendering every object again; report/ writes its
-  // files through the same writer
-  'synth-app': ['.', 'load', 'report'],
+  // counts the documents it wrote instead of rendering every object again
+  'synth-app': ['.', 'load'],
 };
 
 function isStandalone(folder: string): boolean {

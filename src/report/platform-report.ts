@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { App, Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -10,7 +11,6 @@ import { controllerLoadOf } from '../load/controller-load';
 import { JoinKind } from '../pipeline/join';
 import { IPlatformApp, isPlannedApp } from '../plan/planned-app';
 import { hasOwnNamespace, ReleasePlan } from '../plan/release-plan';
-import { FileWriter } from '../synth-app/file-writer';
 import { toGoDuration } from '../util/duration';
 import { mdCode, mdText, mermaidText } from '../util/markdown';
 import { redactSecrets } from '../util/redact';
@@ -137,23 +137,13 @@ export class PlatformReport {
   public static write(app: App): void {
     const all = app.node.findAll();
     const apps = all.filter(isPlannedApp);
-    // a report per app: at fleet size, creating the files is as much work as rendering them
-    const files = FileWriter.open(apps.length);
-    try {
-      for (const c of apps) files.write(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
-      // after the apps' files: the controller load takes as long to measure as the writer takes
-      // to create a thousand files, and so overlaps with it instead of coming before it
-      let load: string | undefined; // the whole app's, the same in every fleet's file
-      for (const c of all.filter(ClusterFleet.isClusterFleet)) {
-        const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
-        load ??= PlatformReport.renderControllerLoad(app);
-        files.write(path.join(app.outdir, `${c.fleetName}.fleet.md`), `${PlatformReport.renderFleet(c, onFleet)}\n${load}`);
-      }
-    } catch (e) {
-      files.close({ quiet: true });
-      throw e;
+    for (const c of apps) fs.writeFileSync(path.join(app.outdir, `${c.appName}.plan.md`), PlatformReport.renderApp(c));
+    let load: string | undefined; // the whole app's, the same in every fleet's file
+    for (const c of all.filter(ClusterFleet.isClusterFleet)) {
+      const onFleet = apps.filter(a => !PlatformApp.isPlatformApp(a) || a.fleet === c);
+      load ??= PlatformReport.renderControllerLoad(app);
+      fs.writeFileSync(path.join(app.outdir, `${c.fleetName}.fleet.md`), `${PlatformReport.renderFleet(c, onFleet)}\n${load}`);
     }
-    files.close();
   }
 
   private constructor() {}

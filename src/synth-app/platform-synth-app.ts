@@ -4,7 +4,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { FileWriter } from './file-writer';
 import { ManifestYaml } from './manifest-yaml';
 
 /**
@@ -78,15 +77,7 @@ export class PlatformSynthApp extends App {
     const charts = order?.charts ?? this.charts;
     const chartObjects = (chart: Chart) => order ? order.objects.get(chart) ?? [] : objectsInDependencyOrder(chart);
     const written: ApiObject[] = [];
-    const files = FileWriter.open(this.yamlOutputType === YamlOutputType.FILE_PER_APP ? 1 : charts.length);
-    try {
-      this.writeCharts({ charts, chartObjects, hasDependantCharts, written, files });
-    } catch (e) {
-      // the files handed over are still written before synth() throws the first error
-      files.close({ quiet: true });
-      throw e;
-    }
-    files.close();
+    this.writeCharts({ charts, chartObjects, hasDependantCharts, written });
     if (this.writeMetadata) {
       const resources: Record<string, { path: string }> = {};
       for (const o of written) resources[o.name] = { path: o.node.path };
@@ -95,7 +86,7 @@ export class PlatformSynthApp extends App {
   }
 
   private writeCharts(w: ChartWriting): void {
-    const { charts, chartObjects, hasDependantCharts, written, files } = w;
+    const { charts, chartObjects, hasDependantCharts, written } = w;
     const yaml = new ManifestYaml();
     if (this.yamlOutputType === YamlOutputType.FILE_PER_APP) {
       const docs: unknown[] = [];
@@ -105,7 +96,7 @@ export class PlatformSynthApp extends App {
         for (const o of objects) docs.push(this.render(o));
       }
       if (charts.length > 0) {
-        files.write(path.join(this.outdir, `app${this.outputFileExtension}`), yaml.stringify(docs));
+        fs.writeFileSync(path.join(this.outdir, `app${this.outputFileExtension}`), yaml.stringify(docs), { encoding: 'utf8' });
       }
     } else {
       let index = 0;
@@ -114,7 +105,7 @@ export class PlatformSynthApp extends App {
         const name = hasDependantCharts ? `${String(index++).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart);
         const objects = chartObjects(chart);
         if (this.writeMetadata) written.push(...objects);
-        files.write(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => this.render(o))));
+        fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(objects.map(o => this.render(o))), { encoding: 'utf8' });
       }
     }
   }
@@ -127,7 +118,6 @@ interface ChartWriting {
   readonly hasDependantCharts: boolean;
   /** The objects written, for `construct-metadata.json`. */
   readonly written: ApiObject[];
-  readonly files: FileWriter;
 }
 
 /** Every construct's validations, as cdk8s's `validate(app)` runs them and words the error. */

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
-import { WORKER_THRESHOLD } from '../../src/synth-app/file-writer';
 import { synthesizedJson } from '../../src/synth-app/synthesized-json';
 
 /** Every file an app writes, by name. */
@@ -52,18 +51,10 @@ describe('PlatformSynthApp writes what cdk8s App writes', () => {
     for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
   });
 
-  test('a platform of more charts than FileWriter writes in place (on its thread), byte for byte', () => {
-    const define = (app: App) => defineGeneratedPlatform(app, 24, WORKER_THRESHOLD + 6);
-    const { cdk8s, linear } = both(define);
-    expect(linear.size).toBeGreaterThan(WORKER_THRESHOLD);
-    expect([...linear.keys()]).toEqual([...cdk8s.keys()]);
-    for (const [file, text] of cdk8s) expect(linear.get(file), file).toBe(text);
-  });
-
   test('a file it cannot write fails synth() with the file system\'s error, and no file after it is written', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-'));
     const app = new PlatformSynthApp({ outdir });
-    for (let i = 0; i < WORKER_THRESHOLD + 1; i++) {
+    for (let i = 0; i < 3; i++) {
       new ApiObject(new Chart(app, `c${String(i).padStart(3, '0')}`), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
     }
     // a directory where the first chart's file goes
