@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, JsonPatch, Testing, YamlOutputType } from 'cdk8s';
 import { Construct, Node } from 'constructs';
+import * as fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
@@ -130,6 +131,128 @@ describe('PlatformSynthApp writes what cdk8s App writes', () => {
     };
     expect(message(() => linearApp.synth())).toBe(message(() => cdk8sApp.synth()));
     expect(message(() => linearApp.synth())).toContain('[chart] always wrong');
+  });
+});
+
+/** The files an app writes, or the message of the error its synth() throws. */
+function outcome(app: App): Map<string, string> | string {
+  try {
+    app.synth();
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    scratch.push(app.outdir);
+  }
+  return new Map(fs.readdirSync(app.outdir).sort().map(f => [f, fs.readFileSync(path.join(app.outdir, f), 'utf-8')]));
+}
+
+describe('PlatformSynthApp writes what cdk8s App writes, for generated apps', () => {
+  // charts (some nested in an earlier one), their objects, and dependencies from an object to an
+  // earlier one or to an earlier chart: chart ids a JavaScript object would reorder, numbered files,
+  // dependency order, and the cycles cdk8s refuses
+  const chartId = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,4}$/), fc.nat(12).map(String));
+  const app = fc.record({
+    charts: fc.uniqueArray(fc.record({ id: chartId, parent: fc.option(fc.nat(), { nil: undefined }), objects: fc.nat(3) }), { selector: c => c.id, minLength: 1, maxLength: 5 }),
+    dependencies: fc.array(fc.record({ from: fc.nat(), to: fc.nat(), onChart: fc.boolean() }), { maxLength: 4 }),
+    data: fc.dictionary(fc.stringMatching(/^[a-z]{1,3}$/), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
+    perApp: fc.boolean(),
+  });
+
+  function define(root: App, spec: fc.Arbitrary<any> extends fc.Arbitrary<infer T> ? T : never): void {
+    const charts: Chart[] = [];
+    const objects: ApiObject[] = [];
+    for (const [i, c] of spec.charts.entries()) {
+      const chart = new Chart(c.parent !== undefined && i > 0 ? charts[c.parent % i] : root, c.id);
+      charts.push(chart);
+      for (let o = 0; o < c.objects; o++) {
+        objects.push(new ApiObject(chart, `o${o}`, { apiVersion: 'v1', kind: 'ConfigMap', data: { ...spec.data, n: `${i}.${o}` } }));
+      }
+    }
+    for (const d of spec.dependencies) {
+      if (objects.length < 2) break;
+      const from = 1 + d.from % (objects.length - 1);
+      objects[from].node.addDependency(d.onChart ? charts.find(c => c === Chart.of(objects[d.to % from]))! : objects[d.to % from]);
+    }
+  }
+
+  test('the same file names and bytes, or the same error', () => {
+    fc.assert(fc.property(app, spec => {
+      const props = (outdir: string) => ({ outdir, yamlOutputType: spec.perApp ? YamlOutputType.FILE_PER_APP : YamlOutputType.FILE_PER_CHART });
+      const cdk8s = new App(props(scratchDir()));
+      const linear = new PlatformSynthApp(props(scratchDir()));
+      define(cdk8s, spec);
+      define(linear, spec);
+      expect(outcome(linear)).toEqual(outcome(cdk8s));
+    }), { numRuns: 150 });
+  });
+
+  test('a chart class that overrides toJson(), the hook App.synth() calls, is written by it', () => {
+    class Extra extends Chart {
+      public toJson(): any[] {
+        return [...super.toJson(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'extra' } }];
+      }
+    }
+    const definePair = (root: App) => {
+      new ApiObject(new Extra(root, 'x'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+      new ApiObject(new Chart(root, 'y'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    };
+    const cdk8s = new App({ outdir: scratchDir() });
+    const linear = new PlatformSynthApp({ outdir: scratchDir() });
+    definePair(cdk8s);
+    definePair(linear);
+    const written = outcome(linear);
+    expect(written).toEqual(outcome(cdk8s));
+    expect((written as Map<string, string>).get('x.k8s.yaml')).toContain('name: extra');
+  });
+});
+
+// cdk8s 2.70.0 lib/app.js: App.synth() renders each chart with chart.toJson(), and Chart.toJson()
+// is App._synthChart(chart), which runs resolveDependencies(app) and validate(app) over the whole
+// app before it renders the chart (lines 56-66). PlatformSynthApp.synth() exists because of the
+// first; its prepare() relies on the second. Each test fails, with what to do, when cdk8s changes.
+describe('the cdk8s behaviour PlatformSynthApp works around and relies on', () => {
+  /** Three charts, and a count of the app's validation passes. */
+  function threeCharts(root: App): () => number {
+    let passes = 0;
+    for (const id of ['a', 'b', 'c']) new ApiObject(new Chart(root, id), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    root.node.addValidation({ validate: () => (passes++, []) });
+    return () => passes;
+  }
+
+  test('cdk8s App.synth() validates the whole app once, then again for every chart', () => {
+    const passes = threeCharts(new App({ outdir: scratchDir() }));
+    const app = new App({ outdir: scratchDir() });
+    const counted = threeCharts(app);
+    app.synth();
+    expect(passes()).toBe(0);
+    expect(counted(), 'cdk8s App.synth() no longer validates once per chart: PlatformSynthApp.synth() can defer to it (src/synth-app/README.md)').toBe(4);
+  });
+
+  test('PlatformSynthApp validates the whole app once', () => {
+    const app = new PlatformSynthApp({ outdir: scratchDir() });
+    const counted = threeCharts(app);
+    app.synth();
+    expect(counted()).toBe(1);
+  });
+
+  test('cdk8s Chart.toJson() of an empty chart validates the whole app and resolves its dependencies', () => {
+    const app = new App({ outdir: scratchDir() });
+    const a = new Chart(app, 'a');
+    const b = new Chart(app, 'b');
+    new ApiObject(b, 'cm', { apiVersion: 'v1', kind: 'ConfigMap' }).node.addDependency(new ApiObject(a, 'cm', { apiVersion: 'v1', kind: 'ConfigMap' }));
+    const relied = 'cdk8s Chart.toJson() no longer prepares the whole app: PlatformSynthApp.prepare() must (src/synth-app/README.md)';
+    expect(new Chart(app, 'empty').toJson()).toEqual([]);
+    expect(b.node.dependencies, relied).toContain(a);
+    b.node.addValidation({ validate: () => ['wrong'] });
+    expect(() => new Chart(app, 'empty2').toJson(), relied).toThrow('[b] wrong');
+  });
+
+  test('the chart PlatformSynthApp prepares with is gone after synth(), and never collides', () => {
+    const app = new PlatformSynthApp({ outdir: scratchDir() });
+    new Chart(app, 'PlatformSynthApp.prepare');
+    const before = app.node.children.length;
+    app.synth();
+    expect(app.node.children.length).toBe(before);
   });
 });
 
