@@ -3,7 +3,7 @@ import { IConstruct } from 'constructs';
 import { measureReleaseRepos, ReleaseRepoLoad } from './release-repo-load';
 import { measureWarehouseHosts, HostLoad } from './warehouse-requests';
 import { PlatformLabels } from '../contracts/labels';
-import { synthesizedJson } from '../synth-app/synthesized-json';
+import { PlatformSynthApp } from '../synth-app/platform-synth-app';
 import { clusterSecrets, modelApplications, secretData } from '../testkit/model/argocd-applications';
 
 /**
@@ -95,7 +95,8 @@ export function controllerLoadOf(root: IConstruct): ControllerLoad {
   const cached = cache.get(root);
   if (cached && cached.count === objects.length) return cached.load;
   // after synthesis, the documents PlatformSynthApp wrote: rendering them again costs as much
-  const load = measureControllerLoad(objects.filter(o => MEASURED_KINDS.has(o.kind)).map(o => synthesizedJson(root, o) ?? o.toJson()));
+  const measured = objects.filter(o => MEASURED_KINDS.has(o.kind));
+  const load = measureControllerLoad(measured.map(o => PlatformSynthApp._synthesizedJson(root, o) ?? o.toJson()));
   cache.set(root, { count: objects.length, load });
   return load;
 }

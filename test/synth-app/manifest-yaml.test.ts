@@ -53,7 +53,7 @@ describe('ManifestYaml', () => {
     const docs = [{ k: s, other: 'Plain text' }, { deep: { list: [s, { [s]: s }] } }];
     const yaml = new ManifestYaml();
     expect(parseAll(yaml.stringify(docs))).toEqual(docs);
-    expect(yaml.documentFallbacks).toBe(2);
+    expect(yaml.fallbacks).toBe(2);
   });
 
   test('each tricky string at every depth, in maps and sequences', () => {
@@ -69,12 +69,13 @@ describe('ManifestYaml', () => {
     const objects = app.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject).map(o => o.toJson());
     expect(objects.length).toBeGreaterThan(100);
     expect(parseAll(yaml.stringify(objects))).toEqual(objects);
-    expect(yaml.documentFallbacks).toBe(0);
+    expect(yaml.fallbacks).toBe(0);
   });
 
-  test('a shared object is left to Yaml.stringify, which writes an alias', () => {
-    const shared = { a: 1 };
-    const docs = [{ x: shared, y: shared }];
-    expect(new ManifestYaml().stringify(docs)).toBe(Yaml.stringify(...docs));
+  test('a shared object, array, empty map or empty list is left to Yaml.stringify, which writes an alias', () => {
+    for (const shared of [{ a: 1 }, ['a'], {}, []]) {
+      const docs = [{ x: shared, y: [shared] }];
+      expect(new ManifestYaml().stringify(docs)).toBe(Yaml.stringify(...docs));
+    }
   });
 });

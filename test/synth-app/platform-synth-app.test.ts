@@ -8,7 +8,6 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineExamples } from '../../apps';
 import { defineGeneratedPlatform } from '../../bench/generated-platform';
 import { ClusterFleet, PlatformReport, PlatformStandards, PlatformSynthApp } from '../../src';
-import { synthesizedJson } from '../../src/synth-app/synthesized-json';
 
 /** Every file an app writes, by name. */
 function synthFiles(make: (outdir: string) => App, define: (app: App) => void): Map<string, string> {
@@ -152,13 +151,14 @@ describe('PlatformSynthApp writes what cdk8s App writes, for generated apps', ()
   // dependency order, and the cycles cdk8s refuses
   const chartId = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,4}$/), fc.nat(12).map(String));
   const app = fc.record({
-    charts: fc.uniqueArray(fc.record({ id: chartId, parent: fc.option(fc.nat(), { nil: undefined }), objects: fc.nat(3) }), { selector: c => c.id, minLength: 1, maxLength: 5 }),
+    charts: fc.uniqueArray(fc.record({ id: chartId, parent: fc.option(fc.nat(), { nil: undefined }), objects: fc.nat(3) }),
+      { selector: c => c.id, minLength: 1, maxLength: 5 }),
     dependencies: fc.array(fc.record({ from: fc.nat(), to: fc.nat(), onChart: fc.boolean() }), { maxLength: 4 }),
     data: fc.dictionary(fc.stringMatching(/^[a-z]{1,3}$/), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
     perApp: fc.boolean(),
   });
 
-  function define(root: App, spec: fc.Arbitrary<any> extends fc.Arbitrary<infer T> ? T : never): void {
+  function define(root: App, spec: typeof app extends fc.Arbitrary<infer T> ? T : never): void {
     const charts: Chart[] = [];
     const objects: ApiObject[] = [];
     for (const [i, c] of spec.charts.entries()) {
@@ -336,18 +336,18 @@ describe('synth-app mirrors the cdk8s it names', () => {
   });
 });
 
-describe('synthesizedJson', () => {
+describe('PlatformSynthApp._synthesizedJson', () => {
   test('is what synth wrote for each object, until the next synth writes the object again', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-'));
     const app = new PlatformSynthApp({ outdir });
     const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: '1' } });
-    expect(synthesizedJson(app, obj)).toBeUndefined();
+    expect(PlatformSynthApp._synthesizedJson(app, obj)).toBeUndefined();
     app.synth();
-    expect(synthesizedJson(app, obj)).toEqual(obj.toJson());
+    expect(PlatformSynthApp._synthesizedJson(app, obj)).toEqual(obj.toJson());
     obj.addJsonPatch(JsonPatch.replace('/data/a', '2'));
-    expect((synthesizedJson(app, obj) as any).data).toEqual({ a: '1' });
+    expect((PlatformSynthApp._synthesizedJson(app, obj) as any).data).toEqual({ a: '1' });
     app.synth();
-    expect((synthesizedJson(app, obj) as any).data).toEqual({ a: '2' });
+    expect((PlatformSynthApp._synthesizedJson(app, obj) as any).data).toEqual({ a: '2' });
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 
@@ -355,6 +355,6 @@ describe('synthesizedJson', () => {
     const app = Testing.app();
     const obj = new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
     app.synth();
-    expect(synthesizedJson(app, obj)).toBeUndefined();
+    expect(PlatformSynthApp._synthesizedJson(app, obj)).toBeUndefined();
   });
 });
