@@ -48,7 +48,11 @@ export class PlatformSynthApp extends App {
     this.prepare();
     // after validation: a failed synth leaves no directory to replace the one `cdk8s synth` deleted
     fs.mkdirSync(this.outdir, { recursive: true });
-    const charts = this.charts;
+    const all = this.node.findAll();
+    // without dependencies, DependencyGraph's topology is the order of its vertices, paths as keys of an
+    // object (cdk8s 2.70.0 lib/dependency.js:22-58), which is findAll()'s: ids are keys of an object too
+    const plain = !all.some(c => c.node.dependencies.length > 0);
+    const charts = plain ? all.filter(Chart.isChart) : this.charts;
     // once dependencies are resolved, a chart depends on another exactly when cdk8s numbers the files
     const numbered = charts.some(chart => chart.node.dependencies.some(d => Chart.of(d) !== chart));
     const yaml = new ManifestYaml();
@@ -56,7 +60,7 @@ export class PlatformSynthApp extends App {
     const appDocs: unknown[] = [];
     const write = (name: string, docs: unknown[]) => fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(docs));
     charts.forEach((chart, i) => {
-      const docs = this.render(chart, objects);
+      const docs = this.render(chart, plain ? chart.node.findAll() : new DependencyGraph(chart.node).topology(), objects);
       if (perApp) appDocs.push(...docs);
       else write(numbered ? `${String(i).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart), docs);
     });
@@ -73,19 +77,15 @@ export class PlatformSynthApp extends App {
     let id = 'PlatformSynthApp.prepare';
     while (this.node.tryFindChild(id)) id += '_';
     const empty = new Chart(this, id);
-    try {
-      empty.toJson();
-    } finally {
-      this.node.tryRemoveChild(id);
-    }
+    try { empty.toJson(); } finally { this.node.tryRemoveChild(id); }
   }
 
   /**
    * `chart.toJson()` without preparing the app again: the chart's own objects (not those of nested
    * charts) in dependency order, each by its `toJson()`; a chart class's own `toJson()` if it has one.
    */
-  private render(chart: Chart, objects: ApiObject[]): unknown[] {
-    const own = new DependencyGraph(chart.node).topology().filter((x): x is ApiObject => x instanceof ApiObject && Chart.of(x) === chart);
+  private render(chart: Chart, ordered: IConstruct[], objects: ApiObject[]): unknown[] {
+    const own = ordered.filter((x): x is ApiObject => x instanceof ApiObject && Chart.of(x) === chart);
     objects.push(...own);
     if (chart.toJson !== Chart.prototype.toJson) return Object.values(chart.toJson());
     const docs = own.map(obj => obj.toJson());
