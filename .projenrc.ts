@@ -200,7 +200,7 @@ project.package.setScript('conformance', 'tsx conformance/run.ts');
 // .upstream-go/ and .tools/: filled by scripts/upstream-go.sh and scripts/git-for-kargo.sh for the Go suites
 project.gitignore.exclude('.bench/', '.synth-out/', '.conformance/', '.upstream-go/', '.tools/');
 project.gitignore.include('manifests/');
-project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'conformance/', 'scripts/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'patches/', 'conformance/', 'scripts/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
 // The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
 // the JavaScript was compiled from (imports/*.ts alone is 4 MB).
 project.npmignore?.exclude('/imports/*.ts');

@@ -1,4 +1,6 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, JsonPatch, Testing, YamlOutputType } from 'cdk8s';
@@ -164,7 +166,7 @@ const generatedApp = fc.record({
 type GeneratedApp = typeof generatedApp extends fc.Arbitrary<infer T> ? T : never;
 
 /** Defines the generated app under `root` with the classes of `lib` (the installed cdk8s, or a patched copy). */
-function define(root: App, spec: GeneratedApp, lib: { Chart: typeof Chart; ApiObject: typeof ApiObject } = { Chart, ApiObject }): void {
+function defineGenerated(root: App, spec: GeneratedApp, lib: { Chart: typeof Chart; ApiObject: typeof ApiObject } = { Chart, ApiObject }): void {
   const charts: Chart[] = [];
   const objects: ApiObject[] = [];
   for (const [i, c] of spec.charts.entries()) {
@@ -192,8 +194,8 @@ describe('PlatformSynthApp writes what cdk8s App writes, for generated apps', ()
     fc.assert(fc.property(generatedApp, spec => {
       const cdk8s = new App(outputProps(spec, scratchDir()));
       const linear = new PlatformSynthApp(outputProps(spec, scratchDir()));
-      define(cdk8s, spec);
-      define(linear, spec);
+      defineGenerated(cdk8s, spec);
+      defineGenerated(linear, spec);
       expect(outcome(linear)).toEqual(outcome(cdk8s));
     }), { numRuns: 150 });
   });
@@ -255,6 +257,27 @@ describe('the cdk8s behaviour PlatformSynthApp works around and relies on', () =
     expect(b.node.dependencies, relied).toContain(a);
     b.node.addValidation({ validate: () => ['wrong'] });
     expect(() => new Chart(app, 'empty2').toJson(), relied).toThrow('[b] wrong');
+  });
+
+  // the upstream fix (patches/cdk8s-2.70.0-validate-once.patch), applied to a copy of the installed cdk8s
+  test('with the patch offered upstream, cdk8s App.synth() validates once and writes the same files', () => {
+    const dir = scratchDir();
+    fs.cpSync(path.join(ROOT, 'node_modules', 'cdk8s'), path.join(dir, 'node_modules', 'cdk8s'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules', 'constructs'), path.join(dir, 'node_modules', 'constructs'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['apply', path.join(ROOT, 'patches', 'cdk8s-2.70.0-validate-once.patch')], { cwd: dir });
+    const patched: typeof import('cdk8s') = createRequire(path.join(dir, 'index.js'))('cdk8s');
+    const app = new patched.App({ outdir: scratchDir() });
+    const counted = threeCharts(app, patched);
+    app.synth();
+    expect(counted()).toBe(1);
+    fc.assert(fc.property(generatedApp, spec => {
+      const fixed = new patched.App(outputProps(spec, scratchDir()));
+      const cdk8s = new App(outputProps(spec, scratchDir()));
+      defineGenerated(fixed, spec, patched);
+      defineGenerated(cdk8s, spec);
+      expect(outcome(fixed)).toEqual(outcome(cdk8s));
+    }), { numRuns: 40 });
   });
 
   test('the chart PlatformSynthApp prepares with is gone after synth(), and never collides', () => {
