@@ -106,8 +106,7 @@ const NEEDS_QUOTES = /: | #|[ :]$/;
 /** Printable ASCII that `yaml` writes as a block literal without indentation indicator or keep chomping. */
 const BLOCK_LITERAL = /^[!-~](?:[ -~\n]*[!-~])?\n?$/;
 const YAML11_WORD = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF|[Nn]ull|NULL|[eE][-+]?[0-9]+)$/;
-/** Keys written plain (Kubernetes keys are). */
-const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9._/-]*$/;
+const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9._/-]*$/; // the keys written plain: every Kubernetes key
 
 /** `YAML11_WORD.test(value)`, asked only of what could match: five characters or fewer, or a leading `e`. */
 function isYaml11Word(value: string): boolean {

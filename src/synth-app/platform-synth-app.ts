@@ -9,12 +9,12 @@ import { ManifestYaml } from './manifest-yaml';
 export interface PlatformSynthAppProps extends AppProps {}
 
 /**
- * A cdk8s `App` that writes the same files as `App`, for any constructs, in time linear in the
- * size of the platform: cdk8s's `App.synth()` renders each chart with `Chart.toJson()`, which
- * resolves and validates the whole app again first. This app has cdk8s do both once, renders each
- * chart's objects with their own `toJson()`, and writes them with a YAML emitter that writes the
- * bytes of cdk8s's `Yaml.stringify`. `yamlOutputType`s other than `FILE_PER_CHART` (the default)
- * and `FILE_PER_APP` are left to `App.synth()`.
+ * A cdk8s `App` that writes the same files as `App`, for any constructs, in time linear in the size of the platform.
+ *
+ * cdk8s's `App.synth()` renders each chart with `Chart.toJson()`, which resolves and validates the whole app
+ * again first. This app has cdk8s do both once, renders each chart's objects with their own `toJson()`, and
+ * writes them with a YAML emitter that writes the bytes of cdk8s's `Yaml.stringify`. `yamlOutputType`s other
+ * than `FILE_PER_CHART` (the default) and `FILE_PER_APP` are left to `App.synth()`.
  *
  * @example
  * const app = new PlatformSynthApp();
