@@ -85,8 +85,8 @@ export function toJson_ClusterPromotionTaskProps(obj: ClusterPromotionTaskProps 
     'metadata': obj.metadata,
     'spec': toJson_ClusterPromotionTaskSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -126,8 +126,8 @@ export function toJson_ClusterPromotionTaskSpec(obj: ClusterPromotionTaskSpec | 
     'steps': obj.steps?.map(y => toJson_ClusterPromotionTaskSpecSteps(y)),
     'vars': obj.vars?.map(y => toJson_ClusterPromotionTaskSpecVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -222,8 +222,8 @@ export function toJson_ClusterPromotionTaskSpecSteps(obj: ClusterPromotionTaskSp
     'uses': obj.uses,
     'vars': obj.vars?.map(y => toJson_ClusterPromotionTaskSpecStepsVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -265,8 +265,8 @@ export function toJson_ClusterPromotionTaskSpecVars(obj: ClusterPromotionTaskSpe
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -332,8 +332,8 @@ export function toJson_ClusterPromotionTaskSpecStepsRetry(obj: ClusterPromotionT
     'errorThreshold': obj.errorThreshold,
     'timeout': obj.timeout,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -370,8 +370,8 @@ export function toJson_ClusterPromotionTaskSpecStepsTask(obj: ClusterPromotionTa
     'kind': obj.kind,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -413,8 +413,8 @@ export function toJson_ClusterPromotionTaskSpecStepsVars(obj: ClusterPromotionTa
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -509,8 +509,8 @@ export function toJson_ProjectProps(obj: ProjectProps | undefined): Record<strin
   const result = {
     'metadata': obj.metadata,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -600,8 +600,8 @@ export function toJson_ProjectConfigProps(obj: ProjectConfigProps | undefined): 
     'metadata': obj.metadata,
     'spec': toJson_ProjectConfigSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -658,8 +658,8 @@ export function toJson_ProjectConfigSpec(obj: ProjectConfigSpec | undefined): Re
     'stageLinks': obj.stageLinks?.map(y => toJson_ProjectConfigSpecStageLinks(y)),
     'webhookReceivers': obj.webhookReceivers?.map(y => toJson_ProjectConfigSpecWebhookReceivers(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -715,8 +715,8 @@ export function toJson_ProjectConfigSpecFreightLinks(obj: ProjectConfigSpecFreig
     'title': obj.title,
     'url': obj.url,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -781,8 +781,8 @@ export function toJson_ProjectConfigSpecPromotionPolicies(obj: ProjectConfigSpec
     'stage': obj.stage,
     'stageSelector': toJson_ProjectConfigSpecPromotionPoliciesStageSelector(obj.stageSelector),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -838,8 +838,8 @@ export function toJson_ProjectConfigSpecStageLinks(obj: ProjectConfigSpecStageLi
     'title': obj.title,
     'url': obj.url,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -956,8 +956,8 @@ export function toJson_ProjectConfigSpecWebhookReceivers(obj: ProjectConfigSpecW
     'name': obj.name,
     'quay': toJson_ProjectConfigSpecWebhookReceiversQuay(obj.quay),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1005,8 +1005,8 @@ export function toJson_ProjectConfigSpecPromotionPoliciesAutoRollback(obj: Proje
     'onPromotion': obj.onPromotion?.map(y => y),
     'onVerification': obj.onVerification?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1063,11 +1063,11 @@ export function toJson_ProjectConfigSpecPromotionPoliciesStageSelector(obj: Proj
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ProjectConfigSpecPromotionPoliciesStageSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1137,8 +1137,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversArtifactory(obj: Project
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversArtifactorySecretRef(obj.secretRef),
     'virtualRepoName': obj.virtualRepoName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1183,8 +1183,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversAzure(obj: ProjectConfig
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversAzureSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1223,8 +1223,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversBitbucket(obj: ProjectCo
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversBitbucketSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1261,8 +1261,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversDockerhub(obj: ProjectCo
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversDockerhubSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1307,8 +1307,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGeneric(obj: ProjectConf
     'actions': obj.actions?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActions(y)),
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGenericSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1346,8 +1346,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitea(obj: ProjectConfig
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGiteaSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1385,8 +1385,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGithub(obj: ProjectConfi
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGithubSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1424,8 +1424,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitlab(obj: ProjectConfi
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversGitlabSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1463,8 +1463,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversHarbor(obj: ProjectConfi
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversHarborSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1504,8 +1504,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversQuay(obj: ProjectConfigS
   const result = {
     'secretRef': toJson_ProjectConfigSpecWebhookReceiversQuaySecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1553,8 +1553,8 @@ export function toJson_ProjectConfigSpecPromotionPoliciesStageSelectorMatchExpre
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1596,8 +1596,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversArtifactorySecretRef(obj
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1645,8 +1645,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversAzureSecretRef(obj: Proj
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1688,8 +1688,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversBitbucketSecretRef(obj: 
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1729,8 +1729,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversDockerhubSecretRef(obj: 
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1782,12 +1782,12 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActions(obj: Proj
   if (obj === undefined) { return undefined; }
   const result = {
     'action': obj.action,
-    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.parameters).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
     'targetSelectionCriteria': obj.targetSelectionCriteria?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteria(y)),
     'whenExpression': obj.whenExpression,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1828,8 +1828,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericSecretRef(obj: Pr
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1870,8 +1870,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGiteaSecretRef(obj: Proj
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1912,8 +1912,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGithubSecretRef(obj: Pro
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1954,8 +1954,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGitlabSecretRef(obj: Pro
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1996,8 +1996,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversHarborSecretRef(obj: Pro
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2040,8 +2040,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversQuaySecretRef(obj: Proje
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2109,8 +2109,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'labelSelector': toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteriaLabelSelector(obj.labelSelector),
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2138,8 +2138,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
   const result = {
     'matchIndices': obj.matchIndices?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteriaIndexSelectorMatchIndices(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2185,10 +2185,10 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSelectionCriteriaLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2237,8 +2237,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'operator': obj.operator,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2286,8 +2286,8 @@ export function toJson_ProjectConfigSpecWebhookReceiversGenericActionsTargetSele
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2386,8 +2386,8 @@ export function toJson_PromotionTaskProps(obj: PromotionTaskProps | undefined): 
     'metadata': obj.metadata,
     'spec': toJson_PromotionTaskSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2427,8 +2427,8 @@ export function toJson_PromotionTaskSpec(obj: PromotionTaskSpec | undefined): Re
     'steps': obj.steps?.map(y => toJson_PromotionTaskSpecSteps(y)),
     'vars': obj.vars?.map(y => toJson_PromotionTaskSpecVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2523,8 +2523,8 @@ export function toJson_PromotionTaskSpecSteps(obj: PromotionTaskSpecSteps | unde
     'uses': obj.uses,
     'vars': obj.vars?.map(y => toJson_PromotionTaskSpecStepsVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2566,8 +2566,8 @@ export function toJson_PromotionTaskSpecVars(obj: PromotionTaskSpecVars | undefi
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2633,8 +2633,8 @@ export function toJson_PromotionTaskSpecStepsRetry(obj: PromotionTaskSpecStepsRe
     'errorThreshold': obj.errorThreshold,
     'timeout': obj.timeout,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2671,8 +2671,8 @@ export function toJson_PromotionTaskSpecStepsTask(obj: PromotionTaskSpecStepsTas
     'kind': obj.kind,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2714,8 +2714,8 @@ export function toJson_PromotionTaskSpecStepsVars(obj: PromotionTaskSpecStepsVar
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2817,8 +2817,8 @@ export function toJson_StageProps(obj: StageProps | undefined): Record<string, a
     'metadata': obj.metadata,
     'spec': toJson_StageSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2893,8 +2893,8 @@ export function toJson_StageSpec(obj: StageSpec | undefined): Record<string, any
     'vars': obj.vars?.map(y => toJson_StageSpecVars(y)),
     'verification': toJson_StageSpecVerification(obj.verification),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2924,8 +2924,8 @@ export function toJson_StageSpecPromotionTemplate(obj: StageSpecPromotionTemplat
   const result = {
     'spec': toJson_StageSpecPromotionTemplateSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2963,8 +2963,8 @@ export function toJson_StageSpecRequestedFreight(obj: StageSpecRequestedFreight 
     'origin': toJson_StageSpecRequestedFreightOrigin(obj.origin),
     'sources': toJson_StageSpecRequestedFreightSources(obj.sources),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3006,8 +3006,8 @@ export function toJson_StageSpecVars(obj: StageSpecVars | undefined): Record<str
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3054,8 +3054,8 @@ export function toJson_StageSpecVerification(obj: StageSpecVerification | undefi
     'analysisTemplates': obj.analysisTemplates?.map(y => toJson_StageSpecVerificationAnalysisTemplates(y)),
     'args': obj.args?.map(y => toJson_StageSpecVerificationArgs(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3095,8 +3095,8 @@ export function toJson_StageSpecPromotionTemplateSpec(obj: StageSpecPromotionTem
     'steps': obj.steps?.map(y => toJson_StageSpecPromotionTemplateSpecSteps(y)),
     'vars': obj.vars?.map(y => toJson_StageSpecPromotionTemplateSpecVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3134,8 +3134,8 @@ export function toJson_StageSpecRequestedFreightOrigin(obj: StageSpecRequestedFr
     'kind': obj.kind,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3220,8 +3220,8 @@ export function toJson_StageSpecRequestedFreightSources(obj: StageSpecRequestedF
     'requiredSoakTime': obj.requiredSoakTime,
     'stages': obj.stages?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3254,11 +3254,11 @@ export interface StageSpecVerificationAnalysisRunMetadata {
 export function toJson_StageSpecVerificationAnalysisRunMetadata(obj: StageSpecVerificationAnalysisRunMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
-    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.annotations).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.labels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3295,8 +3295,8 @@ export function toJson_StageSpecVerificationAnalysisTemplates(obj: StageSpecVeri
     'kind': obj.kind,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3331,8 +3331,8 @@ export function toJson_StageSpecVerificationArgs(obj: StageSpecVerificationArgs 
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3427,8 +3427,8 @@ export function toJson_StageSpecPromotionTemplateSpecSteps(obj: StageSpecPromoti
     'uses': obj.uses,
     'vars': obj.vars?.map(y => toJson_StageSpecPromotionTemplateSpecStepsVars(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3470,8 +3470,8 @@ export function toJson_StageSpecPromotionTemplateSpecVars(obj: StageSpecPromotio
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3523,8 +3523,8 @@ export function toJson_StageSpecRequestedFreightSourcesAutoPromotionOptions(obj:
   const result = {
     'selectionPolicy': obj.selectionPolicy,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3625,8 +3625,8 @@ export function toJson_StageSpecPromotionTemplateSpecStepsRetry(obj: StageSpecPr
     'errorThreshold': obj.errorThreshold,
     'timeout': obj.timeout,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3663,8 +3663,8 @@ export function toJson_StageSpecPromotionTemplateSpecStepsTask(obj: StageSpecPro
     'kind': obj.kind,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3706,8 +3706,8 @@ export function toJson_StageSpecPromotionTemplateSpecStepsVars(obj: StageSpecPro
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3832,8 +3832,8 @@ export function toJson_WarehouseProps(obj: WarehouseProps | undefined): Record<s
     'metadata': obj.metadata,
     'spec': toJson_WarehouseSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3913,8 +3913,8 @@ export function toJson_WarehouseSpec(obj: WarehouseSpec | undefined): Record<str
     'shard': obj.shard,
     'subscriptions': obj.subscriptions?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3944,8 +3944,8 @@ export function toJson_WarehouseSpecFreightCreationCriteria(obj: WarehouseSpecFr
   const result = {
     'expression': obj.expression,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 

@@ -82,8 +82,8 @@ export function toJson_AnalysisTemplateProps(obj: AnalysisTemplateProps | undefi
     'metadata': obj.metadata,
     'spec': toJson_AnalysisTemplateSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -130,8 +130,8 @@ export function toJson_AnalysisTemplateSpec(obj: AnalysisTemplateSpec | undefine
     'metrics': obj.metrics?.map(y => toJson_AnalysisTemplateSpecMetrics(y)),
     'templates': obj.templates?.map(y => toJson_AnalysisTemplateSpecTemplates(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -166,8 +166,8 @@ export function toJson_AnalysisTemplateSpecArgs(obj: AnalysisTemplateSpecArgs | 
     'value': obj.value,
     'valueFrom': toJson_AnalysisTemplateSpecArgsValueFrom(obj.valueFrom),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -190,8 +190,8 @@ export function toJson_AnalysisTemplateSpecDryRun(obj: AnalysisTemplateSpecDryRu
   const result = {
     'metricName': obj.metricName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -220,8 +220,8 @@ export function toJson_AnalysisTemplateSpecMeasurementRetention(obj: AnalysisTem
     'limit': obj.limit,
     'metricName': obj.metricName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -304,8 +304,8 @@ export function toJson_AnalysisTemplateSpecMetrics(obj: AnalysisTemplateSpecMetr
     'provider': toJson_AnalysisTemplateSpecMetricsProvider(obj.provider),
     'successCondition': obj.successCondition,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -334,8 +334,8 @@ export function toJson_AnalysisTemplateSpecTemplates(obj: AnalysisTemplateSpecTe
     'clusterScope': obj.clusterScope,
     'templateName': obj.templateName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -364,8 +364,8 @@ export function toJson_AnalysisTemplateSpecArgsValueFrom(obj: AnalysisTemplateSp
     'fieldRef': toJson_AnalysisTemplateSpecArgsValueFromFieldRef(obj.fieldRef),
     'secretKeyRef': toJson_AnalysisTemplateSpecArgsValueFromSecretKeyRef(obj.secretKeyRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -524,8 +524,8 @@ export function toJson_AnalysisTemplateSpecMetricsProvider(obj: AnalysisTemplate
     'wavefront': toJson_AnalysisTemplateSpecMetricsProviderWavefront(obj.wavefront),
     'web': toJson_AnalysisTemplateSpecMetricsProviderWeb(obj.web),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -548,8 +548,8 @@ export function toJson_AnalysisTemplateSpecArgsValueFromFieldRef(obj: AnalysisTe
   const result = {
     'fieldPath': obj.fieldPath,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -578,8 +578,8 @@ export function toJson_AnalysisTemplateSpecArgsValueFromSecretKeyRef(obj: Analys
     'key': obj.key,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -608,8 +608,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatch(obj: Analys
     'interval': obj.interval,
     'metricDataQueries': obj.metricDataQueries?.map(y => toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQueries(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -664,12 +664,12 @@ export function toJson_AnalysisTemplateSpecMetricsProviderDatadog(obj: AnalysisT
     'apiVersion': obj.apiVersion,
     'formula': obj.formula,
     'interval': obj.interval,
-    'queries': ((obj.queries) === undefined) ? undefined : (Object.entries(obj.queries).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'queries': ((obj.queries) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.queries).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
     'query': obj.query,
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderDatadogSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -698,8 +698,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderGraphite(obj: Analysis
     'address': obj.address,
     'query': obj.query,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -728,8 +728,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderInfluxdb(obj: Analysis
     'profile': obj.profile,
     'query': obj.query,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -758,8 +758,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJob(obj: AnalysisTempl
     'metadata': toJson_AnalysisTemplateSpecMetricsProviderJobMetadata(obj.metadata),
     'spec': toJson_AnalysisTemplateSpecMetricsProviderJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -830,8 +830,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayenta(obj: AnalysisT
     'storageAccountName': obj.storageAccountName,
     'threshold': toJson_AnalysisTemplateSpecMetricsProviderKayentaThreshold(obj.threshold),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -866,8 +866,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderNewRelic(obj: Analysis
     'query': obj.query,
     'timeout': obj.timeout,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -926,8 +926,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheus(obj: Analys
     'rangeQuery': toJson_AnalysisTemplateSpecMetricsProviderPrometheusRangeQuery(obj.rangeQuery),
     'timeout': obj.timeout,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -962,8 +962,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderSkywalking(obj: Analys
     'interval': obj.interval,
     'query': obj.query,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -992,8 +992,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWavefront(obj: Analysi
     'address': obj.address,
     'query': obj.query,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1064,8 +1064,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWeb(obj: AnalysisTempl
     'timeoutSeconds': obj.timeoutSeconds,
     'url': obj.url,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1118,8 +1118,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'period': obj.period?.value,
     'returnData': obj.returnData,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1182,8 +1182,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderDatadogSecretRef(obj: 
     'name': obj.name,
     'namespaced': obj.namespaced,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1209,11 +1209,11 @@ export interface AnalysisTemplateSpecMetricsProviderJobMetadata {
 export function toJson_AnalysisTemplateSpecMetricsProviderJobMetadata(obj: AnalysisTemplateSpecMetricsProviderJobMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
-    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.annotations).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.labels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1326,8 +1326,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpec(obj: AnalysisT
     'template': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplate(obj.template),
     'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1362,8 +1362,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopes(obj: Ana
     'experimentScope': toJson_AnalysisTemplateSpecMetricsProviderKayentaScopesExperimentScope(obj.experimentScope),
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1392,8 +1392,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaThreshold(obj: 
     'marginal': obj.marginal,
     'pass': obj.pass,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1422,8 +1422,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'oauth2': toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticationOauth2(obj.oauth2),
     'sigv4': toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticationSigv4(obj.sigv4),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1452,8 +1452,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusHeaders(obj:
     'key': obj.key,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1488,8 +1488,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusRangeQuery(o
     'start': obj.start,
     'step': obj.step,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1518,8 +1518,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthentication(obj:
     'oauth2': toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationOauth2(obj.oauth2),
     'sigv4': toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationSigv4(obj.sigv4),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1548,8 +1548,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebHeaders(obj: Analys
     'key': obj.key,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1590,8 +1590,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'stat': obj.stat,
     'unit': obj.unit,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1628,8 +1628,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
   const result = {
     'rules': obj.rules?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolicyRules(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1656,10 +1656,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelector(obj: A
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1682,8 +1682,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicy(o
   const result = {
     'rules': obj.rules?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicyRules(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1712,8 +1712,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplate(obj: A
     'metadata': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata(obj.metadata),
     'spec': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1760,8 +1760,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopesControlSc
     'start': obj.start,
     'step': obj.step,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1808,8 +1808,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderKayentaScopesExperimen
     'start': obj.start,
     'step': obj.step,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1850,8 +1850,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'scopes': obj.scopes?.map(y => y),
     'tokenUrl': obj.tokenUrl,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1886,8 +1886,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderPrometheusAuthenticati
     'region': obj.region,
     'roleArn': obj.roleArn,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1928,8 +1928,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationOauth
     'scopes': obj.scopes?.map(y => y),
     'tokenUrl': obj.tokenUrl,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1964,8 +1964,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderWebAuthenticationSigv4
     'region': obj.region,
     'roleArn': obj.roleArn,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2000,8 +2000,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'metricName': obj.metricName,
     'namespace': obj.namespace,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2050,8 +2050,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'onExitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolicyRulesOnExitCodes(obj.onExitCodes),
     'onPodConditions': obj.onPodConditions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolicyRulesOnPodConditions(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2086,8 +2086,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSelectorMatchEx
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2116,8 +2116,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecSuccessPolicyRu
     'succeededCount': obj.succeededCount,
     'succeededIndexes': obj.succeededIndexes,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2143,11 +2143,11 @@ export interface AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata {
 export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata(obj: AnalysisTemplateSpecMetricsProviderJobSpecTemplateMetadata | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
-    'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.annotations).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
+    'labels': ((obj.labels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.labels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2386,9 +2386,9 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(ob
     'imagePullSecrets': obj.imagePullSecrets?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecImagePullSecrets(y)),
     'initContainers': obj.initContainers?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainers(y)),
     'nodeName': obj.nodeName,
-    'nodeSelector': ((obj.nodeSelector) === undefined) ? undefined : (Object.entries(obj.nodeSelector).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'nodeSelector': ((obj.nodeSelector) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.nodeSelector).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
     'os': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecOs(obj.os),
-    'overhead': ((obj.overhead) === undefined) ? undefined : (Object.entries(obj.overhead).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
+    'overhead': ((obj.overhead) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.overhead).filter(i => i[1] !== undefined).map(i => [i[0], i[1]?.value]))),
     'preemptionPolicy': obj.preemptionPolicy,
     'priority': obj.priority,
     'priorityClassName': obj.priorityClassName,
@@ -2410,8 +2410,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpec(ob
     'topologySpreadConstraints': obj.topologySpreadConstraints?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTopologySpreadConstraints(y)),
     'volumes': obj.volumes,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2440,8 +2440,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderCloudWatchMetricDataQu
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2476,8 +2476,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2506,8 +2506,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecPodFailurePolic
     'status': obj.status,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2542,8 +2542,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'podAffinity': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinity(obj.podAffinity),
     'podAntiAffinity': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinity(obj.podAntiAffinity),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2710,8 +2710,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'volumeMounts': obj.volumeMounts?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersVolumeMounts(y)),
     'workingDir': obj.workingDir,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2746,8 +2746,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecDns
     'options': obj.options?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecDnsConfigOptions(y)),
     'searches': obj.searches?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2920,8 +2920,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'volumeMounts': obj.volumeMounts?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersVolumeMounts(y)),
     'workingDir': obj.workingDir,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2950,8 +2950,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecHos
     'hostnames': obj.hostnames?.map(y => y),
     'ip': obj.ip,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -2974,8 +2974,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIma
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3142,8 +3142,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'volumeMounts': obj.volumeMounts?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersVolumeMounts(y)),
     'workingDir': obj.workingDir,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3166,8 +3166,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecOs(
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3204,8 +3204,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRea
   const result = {
     'conditionType': obj.conditionType,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3240,8 +3240,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
     'resourceClaimName': obj.resourceClaimName,
     'resourceClaimTemplateName': obj.resourceClaimTemplateName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3273,11 +3273,11 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
   if (obj === undefined) { return undefined; }
   const result = {
     'claims': obj.claims?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecResourcesClaims(y)),
-    'limits': ((obj.limits) === undefined) ? undefined : (Object.entries(obj.limits).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
-    'requests': ((obj.requests) === undefined) ? undefined : (Object.entries(obj.requests).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
+    'limits': ((obj.limits) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.limits).filter(i => i[1] !== undefined).map(i => [i[0], i[1]?.value]))),
+    'requests': ((obj.requests) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.requests).filter(i => i[1] !== undefined).map(i => [i[0], i[1]?.value]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3300,8 +3300,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSch
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3396,8 +3396,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'sysctls': obj.sysctls?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSecurityContextSysctls(y)),
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSecurityContextWindowsOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3444,8 +3444,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTol
     'tolerationSeconds': obj.tolerationSeconds,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3510,8 +3510,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
     'topologyKey': obj.topologyKey,
     'whenUnsatisfiable': obj.whenUnsatisfiable,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3540,8 +3540,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'preferredDuringSchedulingIgnoredDuringExecution': obj.preferredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityPreferredDuringSchedulingIgnoredDuringExecution(y)),
     'requiredDuringSchedulingIgnoredDuringExecution': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecution(obj.requiredDuringSchedulingIgnoredDuringExecution),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3570,8 +3570,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'preferredDuringSchedulingIgnoredDuringExecution': obj.preferredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecution(y)),
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecution(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3600,8 +3600,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'preferredDuringSchedulingIgnoredDuringExecution': obj.preferredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecution(y)),
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecution(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3636,8 +3636,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'value': obj.value,
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvValueFrom(obj.valueFrom),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3672,8 +3672,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'prefix': obj.prefix,
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvFromSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3708,8 +3708,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'preStop': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePreStop(obj.preStop),
     'stopSignal': obj.stopSignal,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3786,8 +3786,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3834,8 +3834,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'protocol': obj.protocol,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3912,8 +3912,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3942,8 +3942,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'resourceName': obj.resourceName,
     'restartPolicy': obj.restartPolicy,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -3978,8 +3978,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'limits': obj.limits,
     'requests': obj.requests,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4008,8 +4008,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'action': obj.action,
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4098,8 +4098,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'seccompProfile': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersSecurityContextSeccompProfile(obj.seccompProfile),
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4176,8 +4176,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4206,8 +4206,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'devicePath': obj.devicePath,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4266,8 +4266,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'subPath': obj.subPath,
     'subPathExpr': obj.subPathExpr,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4296,8 +4296,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecDns
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4332,8 +4332,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'value': obj.value,
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvValueFrom(obj.valueFrom),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4368,8 +4368,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'prefix': obj.prefix,
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvFromSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4404,8 +4404,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'preStop': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePreStop(obj.preStop),
     'stopSignal': obj.stopSignal,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4482,8 +4482,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4530,8 +4530,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'protocol': obj.protocol,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4608,8 +4608,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4638,8 +4638,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'resourceName': obj.resourceName,
     'restartPolicy': obj.restartPolicy,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4674,8 +4674,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'limits': obj.limits,
     'requests': obj.requests,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4704,8 +4704,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'action': obj.action,
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4794,8 +4794,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'seccompProfile': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersSecurityContextSeccompProfile(obj.seccompProfile),
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4872,8 +4872,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4902,8 +4902,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'devicePath': obj.devicePath,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4962,8 +4962,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'subPath': obj.subPath,
     'subPathExpr': obj.subPathExpr,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -4998,8 +4998,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'value': obj.value,
     'valueFrom': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvValueFrom(obj.valueFrom),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5034,8 +5034,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'prefix': obj.prefix,
     'secretRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvFromSecretRef(obj.secretRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5070,8 +5070,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'preStop': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePreStop(obj.preStop),
     'stopSignal': obj.stopSignal,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5148,8 +5148,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5196,8 +5196,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'protocol': obj.protocol,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5274,8 +5274,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5304,8 +5304,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'resourceName': obj.resourceName,
     'restartPolicy': obj.restartPolicy,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5340,8 +5340,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'limits': obj.limits,
     'requests': obj.requests,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5370,8 +5370,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'action': obj.action,
     'exitCodes': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersRestartPolicyRulesExitCodes(obj.exitCodes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5460,8 +5460,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'seccompProfile': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersSecurityContextSeccompProfile(obj.seccompProfile),
     'windowsOptions': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersSecurityContextWindowsOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5538,8 +5538,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'terminationGracePeriodSeconds': obj.terminationGracePeriodSeconds,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5568,8 +5568,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'devicePath': obj.devicePath,
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5628,8 +5628,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'subPath': obj.subPath,
     'subPathExpr': obj.subPathExpr,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5658,8 +5658,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecRes
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5716,8 +5716,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5758,8 +5758,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'type': obj.type,
     'user': obj.user,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5788,8 +5788,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5818,8 +5818,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5860,8 +5860,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecSec
     'hostProcess': obj.hostProcess,
     'runAsUserName': obj.runAsUserName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5888,10 +5888,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTopologySpreadConstraintsLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5920,8 +5920,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'preference': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityPreferredDuringSchedulingIgnoredDuringExecutionPreference(obj.preference),
     'weight': obj.weight,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5944,8 +5944,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   const result = {
     'nodeSelectorTerms': obj.nodeSelectorTerms?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTerms(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -5974,8 +5974,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'podAffinityTerm': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTerm(obj.podAffinityTerm),
     'weight': obj.weight,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6028,8 +6028,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'namespaces': obj.namespaces?.map(y => y),
     'topologyKey': obj.topologyKey,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6058,8 +6058,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'podAffinityTerm': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTerm(obj.podAffinityTerm),
     'weight': obj.weight,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6112,8 +6112,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'namespaces': obj.namespaces?.map(y => y),
     'topologyKey': obj.topologyKey,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6160,8 +6160,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'resourceFieldRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvValueFromResourceFieldRef(obj.resourceFieldRef),
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6190,8 +6190,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6220,8 +6220,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6262,8 +6262,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePostStartSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6304,8 +6304,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePreStopSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6328,8 +6328,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6358,8 +6358,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6406,8 +6406,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6436,8 +6436,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6460,8 +6460,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6490,8 +6490,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6538,8 +6538,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6568,8 +6568,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6598,8 +6598,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6628,8 +6628,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6658,8 +6658,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6688,8 +6688,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'add': obj.add?.map(y => y),
     'drop': obj.drop?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6730,8 +6730,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'type': obj.type,
     'user': obj.user,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6760,8 +6760,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6802,8 +6802,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'hostProcess': obj.hostProcess,
     'runAsUserName': obj.runAsUserName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6826,8 +6826,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6856,8 +6856,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6904,8 +6904,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6934,8 +6934,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -6982,8 +6982,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'resourceFieldRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvValueFromResourceFieldRef(obj.resourceFieldRef),
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7012,8 +7012,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7042,8 +7042,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7084,8 +7084,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePostStartSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7126,8 +7126,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePreStopSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEphemeralContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7150,8 +7150,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7180,8 +7180,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7228,8 +7228,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7258,8 +7258,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7282,8 +7282,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7312,8 +7312,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7360,8 +7360,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7390,8 +7390,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7420,8 +7420,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7450,8 +7450,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7480,8 +7480,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7510,8 +7510,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'add': obj.add?.map(y => y),
     'drop': obj.drop?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7552,8 +7552,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'type': obj.type,
     'user': obj.user,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7582,8 +7582,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7624,8 +7624,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'hostProcess': obj.hostProcess,
     'runAsUserName': obj.runAsUserName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7648,8 +7648,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7678,8 +7678,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7726,8 +7726,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7756,8 +7756,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7804,8 +7804,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'resourceFieldRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvValueFromResourceFieldRef(obj.resourceFieldRef),
     'secretKeyRef': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersEnvValueFromSecretKeyRef(obj.secretKeyRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7834,8 +7834,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7864,8 +7864,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7906,8 +7906,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePostStartSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePostStartTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7948,8 +7948,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'sleep': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePreStopSleep(obj.sleep),
     'tcpSocket': toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecInitContainersLifecyclePreStopTcpSocket(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -7972,8 +7972,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8002,8 +8002,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8050,8 +8050,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8080,8 +8080,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8104,8 +8104,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8134,8 +8134,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8182,8 +8182,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8212,8 +8212,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8242,8 +8242,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8272,8 +8272,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8302,8 +8302,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8332,8 +8332,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'add': obj.add?.map(y => y),
     'drop': obj.drop?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8374,8 +8374,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'type': obj.type,
     'user': obj.user,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8404,8 +8404,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8446,8 +8446,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'hostProcess': obj.hostProcess,
     'runAsUserName': obj.runAsUserName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8470,8 +8470,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8500,8 +8500,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port,
     'service': obj.service,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8548,8 +8548,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8578,8 +8578,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8614,8 +8614,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecTop
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8644,8 +8644,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityPreferredDuringSchedulingIgnoredDuringExecutionPreferenceMatchExpressions(y)),
     'matchFields': obj.matchFields?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityPreferredDuringSchedulingIgnoredDuringExecutionPreferenceMatchFields(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8674,8 +8674,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTermsMatchExpressions(y)),
     'matchFields': obj.matchFields?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTermsMatchFields(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8728,8 +8728,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'namespaces': obj.namespaces?.map(y => y),
     'topologyKey': obj.topologyKey,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8756,10 +8756,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecutionLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8786,10 +8786,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityRequiredDuringSchedulingIgnoredDuringExecutionNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8842,8 +8842,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'namespaces': obj.namespaces?.map(y => y),
     'topologyKey': obj.topologyKey,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8870,10 +8870,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecutionLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8900,10 +8900,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityRequiredDuringSchedulingIgnoredDuringExecutionNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8938,8 +8938,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -8968,8 +8968,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'apiVersion': obj.apiVersion,
     'fieldPath': obj.fieldPath,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9010,8 +9010,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'path': obj.path,
     'volumeName': obj.volumeName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9046,8 +9046,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'divisor': obj.divisor?.value,
     'resource': obj.resource,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9082,8 +9082,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9106,8 +9106,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9154,8 +9154,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9178,8 +9178,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9208,8 +9208,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9232,8 +9232,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9280,8 +9280,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9304,8 +9304,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9334,8 +9334,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9364,8 +9364,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9422,8 +9422,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9480,8 +9480,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9544,8 +9544,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9574,8 +9574,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'apiVersion': obj.apiVersion,
     'fieldPath': obj.fieldPath,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9616,8 +9616,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'path': obj.path,
     'volumeName': obj.volumeName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9652,8 +9652,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'divisor': obj.divisor?.value,
     'resource': obj.resource,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9688,8 +9688,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9712,8 +9712,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9760,8 +9760,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9784,8 +9784,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9814,8 +9814,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9838,8 +9838,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9886,8 +9886,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9910,8 +9910,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9940,8 +9940,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -9970,8 +9970,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10028,8 +10028,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10086,8 +10086,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10150,8 +10150,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10180,8 +10180,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'apiVersion': obj.apiVersion,
     'fieldPath': obj.fieldPath,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10222,8 +10222,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'path': obj.path,
     'volumeName': obj.volumeName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10258,8 +10258,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'divisor': obj.divisor?.value,
     'resource': obj.resource,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10294,8 +10294,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'optional': obj.optional,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10318,8 +10318,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10366,8 +10366,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10390,8 +10390,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10420,8 +10420,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10444,8 +10444,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'command': obj.command?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10492,8 +10492,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'port': obj.port?.value,
     'scheme': obj.scheme,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10516,8 +10516,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10546,8 +10546,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'host': obj.host,
     'port': obj.port?.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10576,8 +10576,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10634,8 +10634,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10692,8 +10692,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10756,8 +10756,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10792,8 +10792,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10828,8 +10828,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10864,8 +10864,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10892,10 +10892,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10922,10 +10922,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10960,8 +10960,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -10996,8 +10996,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11024,10 +11024,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermLabelSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11054,10 +11054,10 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
   if (obj === undefined) { return undefined; }
   const result = {
     'matchExpressions': obj.matchExpressions?.map(y => toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAffinityPodAntiAffinityPreferredDuringSchedulingIgnoredDuringExecutionPodAffinityTermNamespaceSelectorMatchExpressions(y)),
-    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.fromEntries(Object.entries(obj.matchLabels).filter(i => i[1] !== undefined).map(i => [i[0], i[1]]))),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11092,8 +11092,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11128,8 +11128,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11172,8 +11172,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11230,8 +11230,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecCon
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11302,8 +11302,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11360,8 +11360,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecEph
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11432,8 +11432,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11490,8 +11490,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecIni
     'name': obj.name,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11554,8 +11554,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11590,8 +11590,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11626,8 +11626,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -11662,8 +11662,8 @@ export function toJson_AnalysisTemplateSpecMetricsProviderJobSpecTemplateSpecAff
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  // filter undefined values (one object, not one per defined value)
+  return Object.fromEntries(Object.entries(result).filter(i => i[1] !== undefined));
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
