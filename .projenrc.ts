@@ -73,6 +73,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     dirs: ['src'],
     devdirs: ['test', 'apps', 'bench', 'conformance'],
     ignorePatterns: ['imports/', '*.generated.ts', 'node_modules/', 'lib/', 'dist/', 'manifests/'],
+    // `npm test` and CI report lint errors instead of rewriting the files (`npx projen eslint --fix` fixes)
+    commandOptions: { fix: false },
   },
 
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
