@@ -1,4 +1,4 @@
-import { cdk8s } from 'projen';
+import { cdk8s, TextFile } from 'projen';
 import { NodePackageManager, NpmAccess, TypescriptConfig, TypescriptConfigExtends } from 'projen/lib/javascript';
 
 // The pinned upstream CRDs the import task reads: the maintainers keep them beside the clone
@@ -21,9 +21,12 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   projenrcTs: true,
   npmAccess: NpmAccess.PUBLIC,
   packageManager: NodePackageManager.NPM,
-  // the test kit require()s cel-js, an ES module: Node runs that without a flag from 20.19.0 and
-  // 22.12.0 (engines below states the range)
+  // Node: 24 (the current LTS) is the primary runtime, of the toolchain (.nvmrc, the workflows) and
+  // of CI's test suite; 22 and 20 still run the library (CI runs the consumer example on each).
+  // The test kit require()s cel-js, an ES module: Node runs that without a flag from 20.19.0 and
+  // 22.12.0 (engines below states the range).
   minNodeVersion: '20.19.0',
+  workflowNodeVersion: '24.x',
   stability: 'experimental',
 
   // Every jsii language. No release workflow publishes them yet; CI generates their code
@@ -123,6 +126,7 @@ project.package.addField('typesVersions', {
 });
 // require(esm) without a flag: Node 20.19.0 and 22.12.0 (21 and 22.0-22.11 need --experimental-require-module)
 project.package.addEngine('node', '^20.19.0 || >=22.12.0');
+new TextFile(project, '.nvmrc', { lines: ['24'] });
 // the JSON Schemas of `plan --json`, `validate --json` and `status --json`, beside the CLI that prints them (jsii
 // compiles TypeScript only)
 project.compileTask.exec('cp src/cli/plan-output.schema.json src/cli/validate-output.schema.json src/cli/status-output.schema.json lib/src/cli/');

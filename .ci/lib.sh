@@ -13,10 +13,11 @@ set -euo pipefail
 : "${CI_SCRATCH:=$(mktemp -d)}"
 : "${CI_JOB_DIR:=$CI_SCRATCH/jobs/$(basename "$0")}"
 : "${CI_LOGS:=$CI_SCRATCH/logs}"
+: "${CI_NODE:=24}"
 : "${MAVEN_REPO:=$CI_SCRATCH/cache/m2}"
 : "${GOMODCACHE:=$CI_SCRATCH/cache/go/mod}"
 : "${GOCACHE:=$CI_SCRATCH/cache/go/build}"
-export CI_ROOT CI_SCRATCH CI_JOB_DIR CI_LOGS MAVEN_REPO GOMODCACHE GOCACHE
+export CI_ROOT CI_SCRATCH CI_JOB_DIR CI_LOGS CI_NODE MAVEN_REPO GOMODCACHE GOCACHE
 export GOFLAGS="${GOFLAGS:--modcacherw}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 mkdir -p "$CI_JOB_DIR" "$CI_LOGS"
 cd "$CI_ROOT"
@@ -68,6 +69,18 @@ expected_output() {
 # validate <dir> <what>: the test kit's validate command (of the built library) finds nothing in <dir>
 validate() {
   node "$CI_ROOT/lib/src/cli/main.js" validate "$1" || fail "$2: the test kit finds problems in $1"
+}
+
+# ci_node <major>: the bin directory of Node <major> (the npm package node@<major>, a Node binary
+# for this platform), installed into the run's scratch the first time
+ci_node() {
+  local major=$1 dir="$CI_SCRATCH/node/$1"
+  if [ ! -x "$dir/node_modules/.bin/node" ]; then
+    mkdir -p "$dir"
+    timed npm install --silent --no-save --no-package-lock --prefix "$dir" "node@$major" >&2 || fail "npm install node@$major failed"
+  fi
+  "$dir/node_modules/.bin/node" --version | grep -q "^v$major\." || fail "node@$major did not install a Node $major binary"
+  echo "$dir/node_modules/.bin"
 }
 
 # on_exit: every job prints its own time last
