@@ -19,6 +19,8 @@ set -euo pipefail
 : "${GOCACHE:=$CI_SCRATCH/cache/go/build}"
 export CI_ROOT CI_SCRATCH CI_JOB_DIR CI_LOGS CI_NODE MAVEN_REPO GOMODCACHE GOCACHE
 export GOFLAGS="${GOFLAGS:--modcacherw}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+# Maven's local repository for every mvn, jsii-pacmak's included
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Dmaven.repo.local=$MAVEN_REPO"
 mkdir -p "$CI_JOB_DIR" "$CI_LOGS"
 cd "$CI_ROOT"
 
@@ -81,6 +83,22 @@ ci_node() {
   fi
   "$dir/node_modules/.bin/node" --version | grep -q "^v$major\." || fail "node@$major did not install a Node $major binary"
   echo "$dir/node_modules/.bin"
+}
+
+# doc_commands <page> <key>: runs the shell blocks of <page> marked `<!-- run: <key> -->` (the
+# commands the page tells a reader to run) from CI_ROOT, as one script, each command echoed
+# (test/docs.test.ts holds every shell block of the docs to such a job)
+doc_commands() {
+  local page=$1 key=$2 script="$CI_JOB_DIR/$2.doc.sh"
+  awk -v marker="<!-- run: $key -->" '
+    $0 == marker { want = 1; next }
+    want && $0 == "```sh" { inblock = 1; next }
+    inblock && $0 == "```" { inblock = 0; want = 0; next }
+    inblock { print; next }
+    want && NF { want = 0 }
+  ' "$CI_ROOT/$page" >"$script"
+  [ -s "$script" ] || fail "$page has no shell block marked <!-- run: $key -->"
+  (cd "$CI_ROOT" && timed bash -euxo pipefail "$script") || fail "the commands of $page ($key) failed"
 }
 
 # on_exit: every job prints its own time last

@@ -26,5 +26,9 @@ require (
 	golang.org/x/tools/godoc v0.1.0-deprecated // indirect
 )
 
-// The package is not published yet: the module `npx projen package:go` writes (dist/go).
+// Until the module is published: the module `npx projen package:go` writes (dist/go), and the
+// binding of cdk8s it builds beside it (.jsii-deps/go: the Go module proxy this project's machines
+// reach refuses github.com/cdk8s-team/cdk8s-core-go).
 replace github.com/cdk8s-gitops-platform/cdk8s-gitops-platform-go/cdk8sgitopsplatform => ../../dist/go/cdk8sgitopsplatform
+
+replace github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 => ../../.jsii-deps/go/cdk8s
