@@ -7,5 +7,7 @@ export default defineConfig({
     globals: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // CI counts the tests from a JSON report (.ci/jobs/test)
+    reporters: process.env.VITEST_JSON_REPORT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]] : ['default'],
   },
 });

@@ -86,7 +86,7 @@ ci_node() {
 }
 
 # doc_commands <page> <key>: runs the shell blocks of <page> marked `<!-- run: <key> -->` (the
-# commands the page tells a reader to run) from CI_ROOT, as one script, each command echoed
+# commands the page tells a reader to run) in the current directory, as one script, each command echoed
 # (test/docs.test.ts holds every shell block of the docs to such a job)
 doc_commands() {
   local page=$1 key=$2 script="$CI_JOB_DIR/$2.doc.sh"
@@ -98,7 +98,7 @@ doc_commands() {
     want && NF { want = 0 }
   ' "$CI_ROOT/$page" >"$script"
   [ -s "$script" ] || fail "$page has no shell block marked <!-- run: $key -->"
-  (cd "$CI_ROOT" && timed bash -euxo pipefail "$script") || fail "the commands of $page ($key) failed"
+  timed bash -euxo pipefail "$script" || fail "the commands of $page ($key) failed"
 }
 
 # on_exit: every job prints its own time last

@@ -11,9 +11,13 @@
  *   npx projen bench                       # median of 3 for every scenario
  *   npx tsx bench/synth-bench.ts 1 generated-100x100 generated-100x1000
  *   BENCH_CDK8S_APP=1 npx tsx bench/synth-bench.ts 1 generated-100x100   # also cdk8s's own App (slow)
+ *
+ * It prints the tables and writes them, with the command and the machine, into bench/README.md:
+ * the project's figures are that file's, never typed by hand.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { runPlanCases } from './plan-bench';
 import { runStatusCases } from './status-bench';
@@ -58,10 +62,15 @@ const sec = (ms: number) => (ms / 1000).toFixed(1);
 const over = `> ${timeoutMs / 1000} s`;
 const results = new Map<string, Sample>();
 const rows: string[] = [];
-console.log(`samples per measurement: ${samples} (median), node ${process.version}`);
-console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf-8').split(' ').slice(0, 3).join(' ')}; synth: compiled, plain node, whole process (target < 6 s at 100x1000)`);
-console.log('| scenario | objects | MiB | synth wall s | CPU s | peak MiB | JSON.stringify: write s | process s | `yaml` alone: write s | process s | peak MiB | ApiObjects s | peak MiB | synth / `yaml` write | synth / ApiObjects |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+const report: string[] = [];
+const say = (line: string) => {
+  console.log(line);
+  report.push(line);
+};
+say(`samples per measurement: ${samples} (median), node ${process.version}`);
+say(`load average ${fs.readFileSync('/proc/loadavg', 'utf-8').split(' ').slice(0, 3).join(' ')}; synth: compiled, plain node, whole process (target < 6 s at 100x1000)`);
+say('| scenario | objects | MiB | synth wall s | CPU s | peak MiB | JSON.stringify: write s | process s | `yaml` alone: write s | process s | peak MiB | ApiObjects s | peak MiB | synth / `yaml` write | synth / ApiObjects |');
+say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const scenario of scenarios) {
   const dump = path.join(dumpDir, `${scenario}.json`);
   // the first sample also writes the documents the other two measurements read
@@ -76,19 +85,44 @@ for (const scenario of scenarios) {
     + `| ${plain ? sec(plain.wallMs) : over} | ${plain?.maxRssMiB ?? ''} | ${(ours.wallMs / floor.writeMs!).toFixed(2)} `
     + `| ${plain ? (ours.wallMs / plain.wallMs).toFixed(2) : `< ${(ours.wallMs / timeoutMs).toFixed(2)}`} |`;
   rows.push(row);
-  console.log(row);
+  say(row);
   if (process.env.BENCH_CDK8S_APP) {
     const before = median(Array.from({ length: samples }, () => run(['cdk8s-app', scenario])));
-    console.log(`| ${scenario}, cdk8s App | ${before?.objects ?? ''} | ${before?.mib ?? ''} | ${before ? sec(before.wallMs) : over} | ${before ? sec(before.cpuMs) : ''} `
+    say(`| ${scenario}, cdk8s App | ${before?.objects ?? ''} | ${before?.mib ?? ''} | ${before ? sec(before.wallMs) : over} | ${before ? sec(before.cpuMs) : ''} `
       + `| ${before?.maxRssMiB ?? ''} | | | | | | | | | |`);
   }
 }
 const small = results.get('generated-100x100');
 const large = results.get('generated-100x1000');
 if (small && large) {
-  console.log(`\nt(100x1000) / t(100x100) = ${(large.wallMs / small.wallMs).toFixed(2)} wall, ${(large.cpuMs / small.cpuMs).toFixed(2)} CPU (target <= 11)`);
+  say(`\nt(100x1000) / t(100x100) = ${(large.wallMs / small.wallMs).toFixed(2)} wall, ${(large.cpuMs / small.cpuMs).toFixed(2)} CPU (target <= 11)`);
 }
 // the plan case with the default scenarios (alone: npx tsx bench/plan-bench.ts <samples> plan-100x1000)
-if (process.argv.length <= 3) runPlanCases(['plan-100x1000'], samples);
-// the status case with the default scenarios (alone: npx tsx bench/status-bench.ts <samples> status-100x1000)
-if (process.argv.length <= 3) runStatusCases(['status-100x1000'], samples);
+// the plan and status cases with the default scenarios (alone: npx tsx bench/plan-bench.ts <samples>
+// plan-100x1000, npx tsx bench/status-bench.ts <samples> status-100x1000): their tables print
+// themselves, and go into the report too
+if (process.argv.length <= 3) {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    log(...args);
+    report.push(args.join(' '));
+  };
+  try {
+    runPlanCases(['plan-100x1000'], samples);
+    runStatusCases(['status-100x1000'], samples);
+  } finally {
+    console.log = log;
+  }
+}
+
+const command = process.argv.length <= 3 ? `npm run bench${process.argv[2] ? ` -- ${process.argv[2]}` : ''}` : `npx tsx bench/synth-bench.ts ${process.argv.slice(2).join(' ')}`;
+fs.writeFileSync(path.join(__dirname, 'README.md'), [
+  '# Benchmark',
+  '',
+  `Written by \`${command}\` (bench/synth-bench.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} cores; `
+  + 'run `npm run bench` to measure again. What each column means: bench/synth-bench.ts and bench/plan-bench.ts.',
+  'A figure measured while the machine was loaded (the load average above the tables) is slower than on a quiet one.',
+  '',
+  ...report,
+  '',
+].join('\n'));

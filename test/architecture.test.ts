@@ -56,7 +56,7 @@ const MAX_FUNCTION_LINES = 80;
  * Test files at the top of test/ that test no one module: the repository's shape, the committed
  * output, the apps/ examples and the README. Every other test file mirrors a src/ module.
  */
-const CROSS_CUTTING_TESTS = ['architecture', 'determinism', 'examples', 'fleet-scale', 'readme'];
+const CROSS_CUTTING_TESTS = ['architecture', 'determinism', 'docs', 'examples', 'fleet-scale', 'readme'];
 
 /** Folders of test/ that are not a src/ folder: shared fixtures, and property tests over the whole library. */
 const TEST_ONLY_FOLDERS = ['support', 'property'];

@@ -1,0 +1,161 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { describe, expect, test } from 'vitest';
+import { DOC_FACTS } from './support/doc-facts';
+
+// The user documentation: README.md (the front door) and docs/*.md (a page per topic), and the
+// maintainers' pages. Every code block in them is code that runs: it is preceded by a marker
+// naming where it comes from, and this test holds it to that source:
+//   <!-- file: PATH -->     the block is the whole file PATH (an example CI runs, a config file)
+//   <!-- excerpt: PATH -->  the block's lines appear in PATH, in a row (indentation aside): code of
+//                           the example platform in apps/ (synthesized and checked by the tests),
+//                           of a test, or an output the tests pin (a snapshot, manifests/)
+//   <!-- run: JOB -->       shell commands the CI job .ci/jobs/JOB runs as they are written (the job
+//                           calls `doc_commands <this page> JOB`, which runs every such block)
+//   <!-- manual: WHY -->    in CONTRIBUTING.md only: a maintainer's command that needs what CI
+//                           cannot have (publishing credentials)
+// And no figure without a check: every number in the prose is one of DOC_FACTS (computed from the
+// code or its output) or a version the project pins.
+const ROOT = path.join(__dirname, '..');
+const README = 'README.md';
+const PAGES = [
+  README,
+  'CONTRIBUTING.md',
+  'CONFORMANCE-PROTOCOL.md',
+  ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
+];
+
+// Pages whose figures are measurements no test checks yet, and why: each is to move them into
+// bench/README.md (written by npm run bench) and leave this list.
+const MEASURED: Record<string, string> = {
+  'docs/go-parsers.md': 'the cost of the Go parsers (tarball, load, synth) as measured when they landed',
+};
+
+// Sections that landed from other branches with examples and figures not yet tied to a test
+// (page → the heading they start at): their code blocks and figures are not checked until they are.
+const UNTIED: Record<string, string> = {
+  'docs/reviewing-and-operating.md': '## `status`: what runs where',
+  'docs/secrets.md': '## What the scanner costs the package',
+};
+
+/** The page's text, without a section listed in UNTIED (from its heading to the end). */
+function checkedText(page: string): string {
+  const text = read(page);
+  const cut = UNTIED[page] ? text.indexOf(UNTIED[page]) : -1;
+  return cut >= 0 ? text.slice(0, cut) : text;
+}
+
+interface Block {
+  readonly page: string;
+  readonly line: number;
+  readonly marker?: string;
+  readonly lang: string;
+  readonly text: string;
+}
+
+function blocks(page: string): Block[] {
+  const lines = checkedText(page).split('\n');
+  const found: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end] !== '```') end++;
+    let before = i - 1;
+    while (before >= 0 && lines[before].trim() === '') before--;
+    const marker = before >= 0 ? /^<!-- ((?:file|excerpt|run): \S+|manual: .+) -->$/.exec(lines[before])?.[1] : undefined;
+    found.push({ page, line: i + 1, marker, lang: open[1], text: lines.slice(i + 1, end).join('\n') + '\n' });
+    i = end;
+  }
+  return found;
+}
+
+function read(file: string): string {
+  return fs.readFileSync(path.join(ROOT, file), 'utf8');
+}
+
+/** The lines of `block` appear in `source` in a row, each with the same indentation added. */
+function isExcerpt(block: string, source: string): boolean {
+  const want = block.replace(/\n$/, '').split('\n');
+  const have = source.split('\n');
+  for (let start = 0; start + want.length <= have.length; start++) {
+    const indent = have[start].length - have[start].trimStart().length - (want[0].length - want[0].trimStart().length);
+    if (indent < 0) continue;
+    const pad = have[start].slice(0, indent);
+    if (want.every((line, k) => (line === '' ? have[start + k].trim() === '' : have[start + k] === pad + line))) return true;
+  }
+  return false;
+}
+
+/** The prose of a page: no code blocks, no inline code, no link targets, no HTML comments. */
+function prose(page: string): string {
+  return checkedText(page)
+    .replace(/^```[\s\S]*?^```$/gm, '')
+    .replace(/`[^`]*`/g, '')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/^\s*\d+\. /gm, '');
+}
+
+describe.each(PAGES)('%s', (page) => {
+  test.each(blocks(page).map((b) => [`line ${b.line}`, b] as const))('the code block at %s comes from code that runs', (_, block) => {
+    expect(block.marker, `${page}:${block.line}: a code block needs a <!-- file|excerpt|run: ... --> marker`).toBeDefined();
+    const [kind, target] = block.marker!.split(': ');
+    if (kind === 'manual') {
+      expect(page).toBe('CONTRIBUTING.md');
+      return;
+    }
+    if (kind === 'run') {
+      const job = path.join('.ci', 'jobs', target);
+      expect(fs.existsSync(path.join(ROOT, job)), `${job} exists`).toBe(true);
+      expect(read(job)).toContain(`doc_commands ${page} ${target}`);
+      expect(block.lang).toBe('sh');
+      return;
+    }
+    expect(fs.existsSync(path.join(ROOT, target)), `${target} exists`).toBe(true);
+    if (kind === 'file') expect(block.text).toBe(read(target));
+    else expect(isExcerpt(block.text, read(target)), `${page}:${block.line}: not an excerpt of ${target}:\n${block.text}`).toBe(true);
+  });
+
+  test('every relative link leads to a file of the repository', () => {
+    const links = [...read(page).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/.test(l));
+    for (const link of links) {
+      expect(fs.existsSync(path.join(ROOT, path.dirname(page), link)), `${page} links to ${link}`).toBe(true);
+    }
+  });
+
+  test.skipIf(page in MEASURED)('every figure in the prose is checked against the code or its output', () => {
+    let text = prose(page);
+    for (const fact of DOC_FACTS) {
+      for (const match of text.matchAll(new RegExp(fact.pattern, 'g'))) {
+        const value = fact.value(match);
+        expect(typeof value === 'string' ? [value] : value, `${page}: "${match[0]}"`).toContain(match.groups?.figure ?? match[1]);
+      }
+      text = text.replace(new RegExp(fact.pattern, 'g'), '');
+    }
+    // what remains may name versions and Kubernetes/API identifiers, not figures
+    const figures = [...text.matchAll(/(?<![\w./@^~#-])\d+(?:[.,]\d+)*(?![\w.]*\d)(?!-)/g)]
+      .map((m) => m[0])
+      .filter((n) => !/^\d+\.\d+(\.\d+)?$/.test(n));
+    expect(figures, `${page}: figures no test checks (add a DOC_FACT in test/support/doc-facts.ts, or drop them)`).toEqual([]);
+  });
+});
+
+test('the README is a front door: at most 300 lines', () => {
+  expect(read(README).split('\n').length).toBeLessThanOrEqual(300);
+});
+
+test('the README links every page of docs/', () => {
+  for (const page of fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'))) {
+    expect(read(README)).toContain(`(docs/${page})`);
+  }
+});
+
+// docs/fleet.md shows the Terraform output the fleet reads as examples/terraform/outputs.tf: each
+// field of its cluster is one the reader accepts
+test('examples/terraform/outputs.tf names only fields the Terraform reader accepts', () => {
+  const known = /const ENTRY_FIELDS = \[([^\]]*)\]/.exec(read('src/fleet/terraform-entries.ts'))![1];
+  const fields = [...read('examples/terraform/outputs.tf').matchAll(/^ {6}#? ?(\w+)\s+=/gm)].map((m) => m[1]);
+  expect(fields.length).toBeGreaterThan(5);
+  for (const field of fields) expect(known).toContain(`'${field}'`);
+});
