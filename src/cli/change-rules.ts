@@ -2,6 +2,7 @@ import { canonicalJson, ManifestObject } from './manifest-set';
 import { AppChange, PlanChange } from './release-diff';
 import { ActiveWindow, activeOccurrence, SyncWindow, windowApplies } from './sync-windows';
 import { PlatformLabels } from '../contracts/labels';
+import { didYouMean } from '../util/closest';
 import { describe, within } from '../util/errors';
 
 /**
@@ -219,7 +220,7 @@ export const BUILT_IN_CHANGE_RULES = ['max-production-wave-growth', 'no-producti
 export function changeRules(config: ChangeRulesConfig = {}): ChangeRule[] {
   for (const key of Object.keys(config)) {
     if (!BUILT_IN_CHANGE_RULES.includes(key)) {
-      throw new Error(describe('change rule', key, 'is not known', `use one of ${BUILT_IN_CHANGE_RULES.join(', ')}`));
+      throw new Error(describe('change rule', key, 'is not known', didYouMean(key, BUILT_IN_CHANGE_RULES)));
     }
   }
   const options = (id: string): Record<string, unknown> | undefined => {

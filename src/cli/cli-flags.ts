@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { UsageError } from './synth-tree';
+import { closestOf } from '../util/closest';
 import { describe } from '../util/errors';
 
 /** One option of a command: `--name <value>`, or a switch when `value` is absent. */
@@ -26,7 +27,7 @@ export interface CommandSpec {
 
 const HELP: FlagSpec = { name: 'help', help: 'print this usage and exit 0' };
 const QUIET: FlagSpec = { name: 'quiet', help: 'no progress on stderr (it is also off when stderr is not a terminal)' };
-const JSON_FLAG: FlagSpec = { name: 'json', help: 'print the result as JSON (schemaVersion 1, see the README) instead of text' };
+const JSON_FLAG: FlagSpec = { name: 'json', help: 'print the result as JSON (schemaVersion 1, see docs/reviewing-and-operating.md) instead of text' };
 
 /** The exit codes, as the usage and the README state them. */
 export const EXIT_CODES = `exit codes (default): 0 no problem, 1 a change standard or validation broken, 2 usage or synth error
@@ -168,7 +169,9 @@ export function parseFlags(args: string[], command: CommandSpec): Flags {
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
     const spec = command.flags.find((f) => f.name === name);
     if (!spec) {
-      throw new UsageError(describe(`${command.name} option`, `--${name}`, 'is unknown', `\`cdk8s-gitops-platform ${command.name} --help\` lists them`));
+      const near = closestOf(name, command.flags.map((f) => f.name));
+      throw new UsageError(describe(`${command.name} option`, `--${name}`, 'is unknown',
+        `${near ? `did you mean --${near}? ` : ''}\`cdk8s-gitops-platform ${command.name} --help\` lists them`));
     }
     if (!spec.value) {
       if (inline !== undefined) throw new UsageError(describe(`--${name}`, inline, 'takes no value', `write --${name} alone`));

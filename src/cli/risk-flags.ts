@@ -97,18 +97,25 @@ export function riskFlags(change: PlanChange, options: RiskOptions = {}): RiskFl
   return flags;
 }
 
+/** The keys of the ApplicationSets of `objects` with one of `names`, sorted, once each. */
+function applicationSetKeys(objects: readonly ManifestObject[], names: string[]): string[] {
+  return [...new Set(objects.filter((o) => isArgo(o, 'ApplicationSet') && names.includes(o.obj?.metadata?.name)).map((o) => o.key))].sort();
+}
+
 function appFlags(change: PlanChange, app: AppChange): RiskFlag[] {
   const base = change.base.ofGroup(app.app);
   const head = change.head.ofGroup(app.app);
   const removed = base.filter((o) => app.objects.removed.includes(o.key));
   const flags = deleteFlags(app.app, removed, head.filter((o) => app.objects.added.includes(o.key)));
+  // the ApplicationSets and Applications of the app that change: the objects whose controller acts
+  const changedOf = (kind: string) => head.filter((o) => isArgo(o, kind) && app.objects.changed.includes(o.key)).map((o) => o.key);
   if (app.status === 'changed' && app.clustersRemoved.length) {
     flags.push({
       code: 'delete',
       app: app.app,
       message: `${app.clustersRemoved.length} cluster(s) leave the app (${app.clustersRemoved.join(', ')}): their ApplicationSet deletes their Applications`
         + ' (unless its applicationsSync policy forbids deletes); with preserveResourcesOnDeletion the deployed resources stay, unmanaged',
-      objects: [],
+      objects: [...changedOf('ApplicationSet'), ...changedOf('Application')].sort(),
     });
   }
   const renamed = head.filter((o) => isArgo(o, 'ApplicationSet') && app.objects.changed.includes(o.key)).filter((o) => {
@@ -133,7 +140,7 @@ function appFlags(change: PlanChange, app: AppChange): RiskFlag[] {
       app: app.app,
       message: `${owners.length} Application(s) change ApplicationSet (${owners.map((o) => o.application).join(', ')}): the old ApplicationSet deletes `
         + 'them and the new one creates them again',
-      objects: [],
+      objects: applicationSetKeys([...base, ...head], owners.flatMap((o) => [o.before, o.after])),
     });
   }
   const p = app.productionObjects;
@@ -144,7 +151,7 @@ function appFlags(change: PlanChange, app: AppChange): RiskFlag[] {
       app: app.app,
       message: `changes production: ${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed object(s)`
         + `${app.stages.filter((s) => s.production).map((s) => `, stage ${s.stage}`).join('')}`,
-      objects: [],
+      objects: [...p.added, ...p.changed, ...p.removed].sort(),
     });
   }
   return flags;

@@ -14,6 +14,7 @@ import { riskFlags, RiskOptions } from './risk-flags';
 import { status } from './status/status-command';
 import { defaultBase, hasCommit, repoRoot, resolveCommit, Scratch, synthesizeBoth, UsageError } from './synth-tree';
 import { validate } from './validate-command';
+import { closestOf } from '../util/closest';
 import { describe, show, within } from '../util/errors';
 import { redactSecrets } from '../util/redact';
 
@@ -78,19 +79,27 @@ export async function run(argv: string[], output: CliIo): Promise<number> {
       return flags.switches.has('help') ? help(io, usageOf(STATUS)) : await status(flags, io);
     }
     if (command === 'help') {
+      if (rest[0] === undefined) return help(io, USAGE);
       const spec = [PLAN, VALIDATE, STATUS, VERSION].find((c) => c.name === rest[0]);
-      return help(io, spec ? usageOf(spec) : USAGE);
+      if (!spec) throw unknownCommand(rest[0]);
+      return help(io, usageOf(spec));
     }
     if (command === undefined || command === '--help' || command === '-h') {
       io.stdout(`${USAGE}\n`);
       return command === undefined ? EXIT_USAGE : EXIT_OK;
     }
-    throw new UsageError(describe('command', command, 'is unknown', '`cdk8s-gitops-platform --help` lists the commands'));
+    throw unknownCommand(command);
   } catch (e) {
     // a UsageError is meant for the user; anything else is a bug, but the user still gets one line
     io.stderr(`error: ${(e as Error).message ?? String(e)}\n`);
     return errorCode;
   }
+}
+
+/** The usage error of a command that does not exist, with the nearest one that does. */
+function unknownCommand(command: string): UsageError {
+  const near = closestOf(command, [PLAN, VALIDATE, STATUS, VERSION].map((c) => c.name).concat('help'));
+  return new UsageError(describe('command', command, 'is unknown', `${near ? `did you mean ${near}? ` : ''}\`cdk8s-gitops-platform --help\` lists the commands`));
 }
 
 function help(io: CliIo, usage: string): number {

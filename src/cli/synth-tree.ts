@@ -98,19 +98,35 @@ export function synthCommand(config: { app: string; validations?: unknown; synth
 }
 
 /**
- * The one line that says why a synth failed. The cdk8s CLI wraps the app's failure into
- * `Error: command "…" at <dir> returned a non-zero exit code <n>` and a stack trace: those lines
- * say nothing the exit status does not, so the app's own last message wins; an uncaught error
- * in the app is its `Error: <message>` line, never its stack.
+ * What says why a synth failed: the app's own message, every line of it, as `npm run synth`
+ * prints it (a definition with several problems is one message, `<construct>: N problems` and a
+ * line per problem). The cdk8s CLI wraps the app's failure into `Error: command "…" at <dir>
+ * returned a non-zero exit code <n>` and a stack trace: those lines say nothing the exit status
+ * does not. The message starts at the app's `synth failed: ` line, or at an uncaught error's
+ * `Error: <message>` line, and ends before the stack; without either, the last line the app wrote.
  */
 export function synthMessage(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
-  const noise = (l: string) => /^\s+at /.test(l) || /^Error: command ".*" (at .* )?returned a non-zero exit code/.test(l)
+  const lines = stderr.split('\n').map((l) => l.trimEnd());
+  const wrapper = (l: string) => /^Error: command ".*" (at .* )?returned a non-zero exit code/.test(l);
+  const noise = (l: string) => /^\s+at /.test(l) || wrapper(l)
     || /^\s*[\^~]+\s*$/.test(l) || /^Node\.js v\d/.test(l) || /^(\S+):\d+(:\d+)?$/.test(l) || /^\s*\S*\s*throw /.test(l);
-  const own = lines.filter((l) => !noise(l));
-  const error = own.find((l) => /^\s*(\w*Error|Error)(\s\[\w+\])?: /.test(l));
-  const line = (error ?? own[own.length - 1] ?? 'no message on stderr').trim();
-  return line.length > 500 ? `${line.slice(0, 499)}…` : line;
+  const start = lines.findIndex((l) => /^synth failed: /.test(l) || (/^\s*(\w*Error|Error)(\s\[\w+\])?: /.test(l) && !wrapper(l)));
+  if (start >= 0) {
+    const message = [lines[start].trim()];
+    for (const l of lines.slice(start + 1)) {
+      if (l.trim() === '' || noise(l)) break;
+      message.push(l);
+    }
+    return cap(message.join('\n'));
+  }
+  const own = lines.filter((l) => l.trim() !== '' && !noise(l));
+  return cap((own[own.length - 1] ?? 'no message on stderr').trim());
+}
+
+/** A message of at most MAX_MESSAGE characters (a runaway stderr must not flood the plan). */
+const MAX_MESSAGE = 4000;
+function cap(message: string): string {
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
 }
 
 /** Scratch directories alive in this process: a signal removes them all. */

@@ -170,6 +170,23 @@ describe('the first pull request, a broken branch, signals', () => {
     expect(status).toBe(2);
   }, 300_000);
 
+  test('a branch with three problems in one app: every problem and the app, as npm run synth prints them', () => {
+    const repo = project();
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'three apps');
+    fs.writeFileSync(path.join(repo, 'apps', 'main.ts'), mainTs('ClusterSelector.all()')
+      .replace("owner: { team: name, contact: '#' + name },", "owner: name === 'api' ? { team: '', contact: '' } : { team: name, contact: '#' + name },")
+      .replace("releaseRepo: 'https://github.com/acme/releases.git',", "releaseRepo: name === 'api' ? 'http://github.com/acme/releases.git' : 'https://github.com/acme/releases.git',"));
+    const { status, stdout, stderr } = cli(repo, ['plan', '--base', 'HEAD']);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(new RegExp(`^error: synth of ${fs.realpathSync(repo)} failed \\(exit 1\\), got Error: PlatformApp 'api': 3 problems\n`));
+    expect(stderr.match(/^ {2}- /gm)).toHaveLength(3);
+    for (const problem of ['owner.team must not be empty', 'owner.contact must not be empty', 'releaseRepo must use https']) expect(stderr).toContain(problem);
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(status).toBe(2);
+  }, 300_000);
+
   test('SIGINT while the base synthesizes: no scratch directory, no registered worktree left', async () => {
     const repo = project();
     git(repo, 'init', '--quiet');

@@ -32,6 +32,8 @@ describe('--json', () => {
     expect(appSet.fields[0]).toMatchObject({ path: '/spec/generators/0/clusters/selector/matchExpressions/0/values', before: prod(4, 5, 6, 7) });
     expect(output.fleet.clustersAdded).toEqual(['prod-99']);
     expect(output.risks.map((r: any) => r.code)).toContain('delete');
+    // every risk but a wide change (whose subject is the count) lists the objects it is about
+    for (const risk of output.risks.filter((r: any) => r.code !== 'wide-change')) expect(risk.objects.length, risk.message).toBeGreaterThan(0);
     expect(output.freezes).toEqual([{ app: 'api', stages: ['prod'], window: '"0 18 * * fri" for 63h – weekend', start: '2026-12-04T18:00:00.000Z', end: '2026-12-07T09:00:00.000Z', manualSync: false }]);
   });
 

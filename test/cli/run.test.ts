@@ -42,6 +42,19 @@ describe('--help and --version', () => {
     expect(await run(['validate', '--frobnicate'], io)).toBe(2);
     expect(err.join('')).toBe('error: validate option is unknown, got "--frobnicate"; `cdk8s-gitops-platform validate --help` lists them\n');
   });
+
+  test('a misspelt option, command or help topic: did you mean the nearest one', async () => {
+    for (const [argv, message] of [
+      [['plan', '--bse', 'main'], 'error: plan option is unknown, got "--bse"; did you mean --base? `cdk8s-gitops-platform plan --help` lists them\n'],
+      [['validate', '--skip-knd', 'Job'], 'error: validate option is unknown, got "--skip-knd"; did you mean --skip-kind? `cdk8s-gitops-platform validate --help` lists them\n'],
+      [['valdate'], 'error: command is unknown, got "valdate"; did you mean validate? `cdk8s-gitops-platform --help` lists the commands\n'],
+      [['help', 'pln'], 'error: command is unknown, got "pln"; did you mean plan? `cdk8s-gitops-platform --help` lists the commands\n'],
+    ] as const) {
+      const { err, io } = recordingIo(ROOT);
+      expect(await run([...argv], io)).toBe(2);
+      expect(err.join('')).toBe(message);
+    }
+  });
 });
 
 describe('exit codes', () => {
@@ -119,7 +132,7 @@ describe('plan --base-dir/--head-dir', () => {
     fs.writeFileSync(config, JSON.stringify({ changeRules: { 'max-production-wave-growht': false } }));
     const typo = io();
     expect(await run(['plan', '--base-dir', base, '--head-dir', head, '--config', config], typo.io)).toBe(2);
-    expect(typo.err.join('')).toBe('error: change rule is not known, got "max-production-wave-growht"; use one of max-production-wave-growth, no-production-change-during-freeze\n');
+    expect(typo.err.join('')).toBe('error: change rule is not known, got "max-production-wave-growht"; did you mean "max-production-wave-growth"?\n');
     // the ApplicationSet controller's policy decides what the plan says a wave move does
     fs.writeFileSync(config, JSON.stringify({ applicationSetPolicy: 'create-update', changeRules: { 'max-production-wave-growth': false } }));
     const moved = write('moved', tree({ api: withProdWaves(prod(1), prod(2), prod(3, 4, 5, 6, 7)), web: WEB }));

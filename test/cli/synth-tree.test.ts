@@ -66,6 +66,21 @@ test('synthMessage: the app\'s own last line, never the cdk8s CLI\'s wrapper or 
   expect(synthMessage('')).toBe('no message on stderr');
 });
 
+test('synthMessage: every problem of a definition with several, and the construct, as npm run synth prints them', () => {
+  const problems = [
+    "synth failed: PlatformApp 'api': 3 problems",
+    '  - owner.team must not be empty, got ""; use the team\'s short name',
+    '  - owner.contact must not be empty, got ""; name a channel',
+    '  - releaseRepo must use https, got "http://github.com/acme/releases.git"; use the https:// clone URL',
+  ];
+  expect(synthMessage([...problems, 'Error: command "npx tsx main.ts" at /work/app returned a non-zero exit code 1', '    at ChildProcess.<anonymous> (x.js:1:1)'].join('\n')))
+    .toBe(problems.join('\n'));
+  // uncaught: the error's lines up to its stack
+  const uncaught = ['/work/src/util/errors.ts:91', '  return new Error(redactSecrets(message));', '         ^', '', ...problems.map((l) => l.replace('synth failed: ', 'Error: ')),
+    '    at userError (/work/src/util/errors.ts:91:10)', '', 'Node.js v24.21.0'];
+  expect(synthMessage(uncaught.join('\n'))).toBe(problems.join('\n').replace('synth failed: ', 'Error: '));
+});
+
 test('synthCommand: cdk8s.yaml\'s app as cdk8s runs it; the cdk8s CLI only for validations or a Helm layout', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-synth-'));
   temps.push(dir);
