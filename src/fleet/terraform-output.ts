@@ -118,7 +118,9 @@ function outputValue(text: string, source: string, outputName: string): unknown[
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    const message = (e as Error).message;
+    // the message states the line and column itself: the one newer V8 versions append to their
+    // message (Node 24: `... at position 37 (line 4 column 3)`) goes, so every Node prints the same
+    const message = (e as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
     const position = /at position (\d+)/.exec(message);
     const at = position ? ` at line ${lineColumn(text, Number(position[1]))}` : '';
     throw new Error(within(source, describe('content', message, `is not valid JSON${at}`, regenerate)));
