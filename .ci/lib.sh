@@ -98,7 +98,8 @@ doc_commands() {
     want && NF { want = 0 }
   ' "$CI_ROOT/$page" >"$script"
   [ -s "$script" ] || fail "$page has no shell block marked <!-- run: $key -->"
-  timed bash -euxo pipefail "$script" || fail "the commands of $page ($key) failed"
+  # returns the commands' status (a caller may want to report before it fails)
+  timed bash -euxo pipefail "$script" || { echo "FAIL ($CI_JOB_NAME): the commands of $page ($key) failed" >&2; return 1; }
 }
 
 # on_exit: every job prints its own time last
