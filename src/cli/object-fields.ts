@@ -1,4 +1,5 @@
 import { canonicalJson, compare } from './manifest-set';
+import { redactSecrets } from '../util/redact';
 
 /** One changed field of an object: a JSON pointer with the values before and after. */
 export interface FieldChange {
@@ -96,13 +97,15 @@ function arrayElements(b: unknown[], a: unknown[]): Array<[string, unknown, unkn
  * `path: before → after` in one line (values as JSON, `(none)` when absent, `(redacted)` for
  * secrets); an added or removed array element as `path: added` / `path: removed`. Values longer
  * than `maxValue` are shown around their first difference, so the change itself is always in
- * sight: `…result[0] < 0.01` → `…result[0] < 0.0201`.
+ * sight: `…result[0] < 0.01` → `…result[0] < 0.0201`. A credential in a value is masked before
+ * the value is cut: a window that began inside it would show a piece the CLI's redaction of the
+ * whole output no longer recognizes.
  */
 export function describeFieldChange(f: FieldChange, maxValue = 80): string {
   if (f.redacted) return `${f.path}: (redacted)`;
   if (f.element) return `${f.path}: ${f.element}`;
-  const before = f.before === undefined ? '(none)' : JSON.stringify(f.before);
-  const after = f.after === undefined ? '(none)' : JSON.stringify(f.after);
+  const before = f.before === undefined ? '(none)' : redactSecrets(JSON.stringify(f.before));
+  const after = f.after === undefined ? '(none)' : redactSecrets(JSON.stringify(f.after));
   if (before.length <= maxValue && after.length <= maxValue) return `${f.path}: ${before} → ${after}`;
   let first = 0;
   while (first < before.length && first < after.length && before[first] === after[first]) first++;

@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { describe } from '../util/errors';
+import { redactSecrets } from '../util/redact';
 
 /**
  * An error meant for the user: the CLI prints its message and exits 2, without a stack trace.
@@ -123,10 +124,14 @@ export function synthMessage(stderr: string): string {
   return cap((own[own.length - 1] ?? 'no message on stderr').trim());
 }
 
-/** A message of at most MAX_MESSAGE characters (a runaway stderr must not flood the plan). */
+/**
+ * A message of at most MAX_MESSAGE characters (a runaway stderr must not flood the plan), masked
+ * before it is cut: a credential cut in two is one the CLI's redaction of its output misses.
+ */
 const MAX_MESSAGE = 4000;
 function cap(message: string): string {
-  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+  const masked = redactSecrets(message);
+  return masked.length > MAX_MESSAGE ? `${masked.slice(0, MAX_MESSAGE - 1)}…` : masked;
 }
 
 /** Scratch directories alive in this process: a signal removes them all. */

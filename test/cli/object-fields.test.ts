@@ -3,8 +3,10 @@ import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { run } from '../../src/cli';
 import { describeFieldChange, fieldChanges } from '../../src/cli/object-fields';
+import { redactSecrets } from '../../src/util/redact';
 import { recordingIo } from '../support/cli-fixtures';
 import { ROOT, tempDir } from '../support/cli-temp-dirs';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
 
 const QUERY = 'sum(rate(gateway_requests_total{cluster="dev-01",code=~"5.."}[5m])) / sum(rate(gateway_requests_total{cluster="dev-01"}[5m]))';
 const template = (metrics: object[]) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AnalysisTemplate', metadata: { name: 'prod-verification' }, spec: { metrics } });
@@ -43,6 +45,17 @@ describe('describeFieldChange', () => {
     expect(shown.length).toBeLessThan(110);
     const [start] = fieldChanges({ q: `a${QUERY}` }, { q: `b${QUERY}` });
     expect(describeFieldChange(start, 40)).toMatch(/^\/q: "a.{38}… → "b.{38}…$/);
+  });
+
+  test('a credential cut by the window shows no part of it: values are masked before they are cut', () => {
+    for (const shape of CREDENTIAL_SHAPES) {
+      const value = (end: string) => `${'x'.repeat(30)} ${shape.text} ${'y'.repeat(60)} ${end}`;
+      const [change] = fieldChanges({ v: value('a') }, { v: value('b') });
+      // what plan prints: the line, through the CLI's redaction
+      const line = redactSecrets(describeFieldChange(change));
+      const pieces = Array.from({ length: Math.max(0, shape.secret.length - 7) }, (_, i) => shape.secret.slice(i, i + 8));
+      expect(pieces.filter((p) => line.includes(p)), `${shape.name}: ${line}`).toEqual([]);
+    }
   });
 });
 

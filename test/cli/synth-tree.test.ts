@@ -81,6 +81,13 @@ test('synthMessage: every problem of a definition with several, and the construc
   expect(synthMessage(uncaught.join('\n'))).toBe(problems.join('\n').replace('synth failed: ', 'Error: '));
 });
 
+test('synthMessage: a credential in a runaway message is masked before the message is cut', () => {
+  const token = `ghp_${'A1b2C3d4E5'.repeat(4).slice(0, 36)}`;
+  const message = synthMessage(`Error: ${'x'.repeat(3980)} ${token} and more`);
+  expect(message.length).toBeLessThanOrEqual(4000);
+  expect(message).not.toContain(token.slice(0, 8));
+});
+
 test('synthCommand: cdk8s.yaml\'s app as cdk8s runs it; the cdk8s CLI only for validations or a Helm layout', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-platform-synth-'));
   temps.push(dir);
