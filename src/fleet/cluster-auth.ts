@@ -1,6 +1,7 @@
 import { caDataProblem } from './cluster-ca';
 import { field, hint, idiom, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
+import { secretMaterialMessages } from '../util/secret-material';
 
 /** Base64-encoding a PEM string, as each language's standard library does it. */
 const BASE64_ENCODE = idiom({
@@ -110,7 +111,7 @@ export class ClusterAuth {
    * EKS with IAM: Argo CD's own role, or a role it assumes (`awsAuthConfig`).
    */
   public static eks(options: EksAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
-    const problems: string[] = [];
+    const problems = secretMaterialMessages(undefined, options);
     if (!options?.clusterName) {
       problems.push(describe(field('eks', prop('clusterName')), options?.clusterName, 'is required',
         "give the cluster's name as AWS knows it (aws eks list-clusters), which Argo CD mints its token for"));
@@ -137,18 +138,23 @@ export class ClusterAuth {
    * AKS with Azure Workload Identity through the `argocd-k8s-auth azure` exec plugin.
    */
   public static aks(options: AksAuthOptions = {}, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const problems = secretMaterialMessages(undefined, options);
     const env: Record<string, string> = { AAD_LOGIN_METHOD: options.loginMethod ?? 'workloadidentity' };
     if (options.environment) env.AAD_ENVIRONMENT_NAME = options.environment;
     return new ClusterAuth('aks', () => ({
       execProviderConfig: { command: 'argocd-k8s-auth', args: ['azure'], env, apiVersion: EXEC_API_VERSION },
-    }), tls, []);
+    }), tls, problems);
   }
 
   /**
    * Any exec credential plugin present in the Argo CD image.
    */
   public static exec(options: ExecAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
-    const problems: string[] = [];
+    // the options are written into the cluster Secret as given: a credential in an argument or an
+    // environment value would be committed with the manifests (a secret-looking env name is
+    // reported below, with its own fix)
+    const env = Object.fromEntries(Object.entries(options.env ?? {}).filter(([name]) => !SECRET_LOOKING_ENV.test(name)));
+    const problems = secretMaterialMessages(undefined, { ...options, env });
     if (!options.command) problems.push(describe(field('exec auth', prop('command')), options.command, 'must not be empty', 'name a plugin present in the Argo CD image'));
     for (const name of Object.keys(options.env ?? {})) {
       if (SECRET_LOOKING_ENV.test(name)) {

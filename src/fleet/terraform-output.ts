@@ -4,7 +4,7 @@ import { preview } from './terraform-credentials';
 import { readCluster } from './terraform-entries';
 import { EntryReader } from './terraform-entry-reader';
 import { closestOf, isObject, JsonObject, lineColumn, listOf } from './terraform-json';
-import { describe, problemListing, show, within } from '../util/errors';
+import { describe, problemListing, show, userError, within } from '../util/errors';
 
 /*
  * Reads the fleet from `terraform output -json`. Terraform owns the clusters, so their
@@ -104,9 +104,9 @@ export function clustersFromTerraformOutput(text: string,
     if (cluster && !reader.failed) clusters.push(cluster);
   }
 
-  if (problems.length === 1) throw new Error(problems[0]);
+  if (problems.length === 1) throw userError(problems[0]);
   if (problems.length > 1) {
-    throw new Error(problemListing(`cannot read clusters from terraform output ${source}`, problems));
+    throw userError(problemListing(`cannot read clusters from terraform output ${source}`, problems));
   }
   return clusters.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -123,43 +123,43 @@ function outputValue(text: string, source: string, outputName: string): unknown[
     const message = (e as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
     const position = /at position (\d+)/.exec(message);
     const at = position ? ` at line ${lineColumn(text, Number(position[1]))}` : '';
-    throw new Error(within(source, describe('content', message, `is not valid JSON${at}`, regenerate)));
+    throw userError(within(source, describe('content', message, `is not valid JSON${at}`, regenerate)));
   }
   if (!isObject(doc)) {
-    throw new Error(within(source, describe('content', doc, 'must be the output of `terraform output -json` (an object keyed by output name)',
+    throw userError(within(source, describe('content', doc, 'must be the output of `terraform output -json` (an object keyed by output name)',
       `if it came from \`terraform output -json ${outputName}\`, ${regenerate} (all outputs, without a name)`, preview)));
   }
   if ('terraform_version' in doc && 'outputs' in doc) {
-    throw new Error(within(source, describe('content', 'a Terraform state file', 'must be the output of `terraform output -json`',
+    throw userError(within(source, describe('content', 'a Terraform state file', 'must be the output of `terraform output -json`',
       `state files hold secrets and must never be committed: delete it and ${regenerate}`, String)));
   }
   const wrapper = doc[outputName];
   if (wrapper === undefined) {
     const outputs = Object.keys(doc);
     if (outputs.length > 0 && !outputs.some(o => isObject(doc[o]) && 'value' in (doc[o] as JsonObject))) {
-      throw new Error(within(source, describe(`output ${show(outputName)}`, outputs,
+      throw userError(within(source, describe(`output ${show(outputName)}`, outputs,
         'not found, and no entry looks like a terraform output ({ "sensitive", "type", "value" })',
         `if it came from \`terraform output -json ${outputName}\`, ${regenerate} (all outputs, without a name)`, () => `keys ${listOf(outputs)}`)));
     }
     const closest = closestOf(outputName, outputs);
     const add = `add \`output "${outputName}"\` to the Terraform configuration, apply it and regenerate the file`;
-    throw new Error(within(source, describe(`output ${show(outputName)}`, outputs, 'not found',
+    throw userError(within(source, describe(`output ${show(outputName)}`, outputs, 'not found',
       closest ? `did you mean ${show(closest)}? pass it as the output name, or ${add}` : add,
       () => `outputs ${outputs.length > 0 ? listOf(outputs) : 'none'}`)));
   }
   if (!isObject(wrapper) || !('value' in wrapper)) {
-    throw new Error(within(source, describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)));
+    throw userError(within(source, describe(`output ${show(outputName)}`, wrapper, 'has no "value"', regenerate, preview)));
   }
   const value = wrapper.value;
   if (Array.isArray(value)) return value;
   if (isObject(value)) {
     if (typeof value.endpoint === 'string' || typeof value.provider === 'string') {
-      throw new Error(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of clusters',
+      throw userError(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of clusters',
         'wrap it in a list ([{ ... }]) or a map keyed by cluster name ({ name = { ... } })', v => `one cluster object ${preview(v)}`)));
     }
     return value;
   }
   // the value is shown with its terraform type, both through the redacting preview
-  throw new Error(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of cluster objects',
+  throw userError(within(source, describe(`output ${show(outputName)}`, value, 'must be a list or a map of cluster objects',
     'output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name', v => `${preview(v)} (terraform type ${preview(wrapper.type)})`)));
 }

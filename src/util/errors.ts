@@ -40,6 +40,11 @@ export class ProblemList {
     return this.problems.length;
   }
 
+  /** The problems, in the order found (for a value object that reports its problems later). */
+  public get messages(): readonly string[] {
+    return this.problems;
+  }
+
   /** Throws one error listing every problem, in the order found. */
   public throwIfAny(): void {
     if (this.problems.length === 0) return;

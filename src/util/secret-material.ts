@@ -71,6 +71,17 @@ export function secretMaterialProblems(problems: ProblemList, root: string | und
 }
 
 /**
+ * The problems `secretMaterialProblems` finds under `value`, for a value object that keeps its
+ * problems until the construct that holds it reports them (`ClusterAuth`).
+ * @internal
+ */
+export function secretMaterialMessages(root: string | undefined, value: unknown): string[] {
+  const problems = new ProblemList('');
+  secretMaterialProblems(problems, root, value);
+  return [...problems.messages];
+}
+
+/**
  * Throws, as `subject`, every credential `secretMaterialProblems` finds under `value`. Run before
  * any other check of the same input, so that no other message quotes a credential.
  * @internal

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 // Straight from the modules, not src/index.ts: the parser must not depend on the rest of the library.
 import { Tier } from '../../src/fleet/cluster-attributes';
 import { clustersFromTerraformOutput } from '../../src/fleet/terraform-output';
+import { CREDENTIAL_SHAPES } from '../support/credentials';
 import { errorOf } from '../support/fixtures';
 import { GOOD, OTHER, parse, SOURCE, tfOutput } from '../support/terraform-output';
 
@@ -150,6 +151,13 @@ describe('clustersFromTerraformOutput fails', () => {
         + 'credentials are never accepted from terraform output .*workload identity .*exec plugin'));
       expect(message).not.toContain(SECRET);
       expect(message).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 12));
+    });
+
+    // what the key names and token shapes above do not catch, the library's one rule does
+    test.each(CREDENTIAL_SHAPES.map(shape => [shape.name, shape] as const))('%s in an exec argument', (_, shape) => {
+      const message = errorOf(() => parse([{ ...GOOD, auth: { type: 'exec', command: 'argocd-k8s-auth', args: ['--token', shape.text] } }]));
+      expect(message).toMatch(/clusters\[0\] \("aws-use1-h100-prod-01"\): auth(\.args\[1\] (is|looks like) a credential|: args\[1\] holds secret material)/);
+      expect(message).not.toContain(shape.secret);
     });
 
     test('an empty credential attribute, as a typed Terraform object writes it', () => {

@@ -1,6 +1,6 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { ClusterFleet, DeployFreeze, FreezeSchedule, ManifestSource, PlatformApp, PlatformStandards, WebhookReceiver } from '../../src';
+import { ClusterAuth, ClusterFleet, DeployFreeze, FreezeSchedule, ManifestSource, PlatformApp, PlatformStandards, WebhookReceiver } from '../../src';
 import { APP_FIELDS, CREDENTIAL_SHAPES } from '../support/credentials';
 import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
 
@@ -40,6 +40,20 @@ describe.each(CREDENTIAL_SHAPES.map(s => [s.name, s] as const))('%s', (_, shape)
       expect(message).toMatch(/holds secret material/);
       expect(message).not.toContain(shape.secret);
     }
+  });
+
+  // the auth's options are written into the cluster Secret's config as given
+  test.each([
+    ['an exec argument', () => ClusterAuth.exec({ command: 'argocd-k8s-auth', args: ['--token', shape.text] }), 'auth: args[1]'],
+    ['an exec environment value', () => ClusterAuth.exec({ command: 'argocd-k8s-auth', env: { NOTE: shape.text } }), 'auth: env.NOTE'],
+    ['an eks role', () => ClusterAuth.eks({ clusterName: 'prod-1', roleArn: shape.text }), 'auth: roleArn'],
+    ['an aks environment', () => ClusterAuth.aks({ environment: shape.text }), 'auth: environment'],
+    ['a tls server name', () => ClusterAuth.exec({ command: 'argocd-k8s-auth' }, { serverName: shape.text }), 'auth.tls.serverName'],
+  ])('is refused in a cluster\'s auth (%s), without being shown', (_where, auth, field) => {
+    const message = errorOf(() => new ClusterFleet(Testing.app(), 'fleet', { clusters: [{ ...SMALL_FLEET[0], auth: auth() }] }));
+    expect(message).toContain(field);
+    expect(message).toMatch(/holds secret material/);
+    expect(message).not.toContain(shape.secret);
   });
 });
 
