@@ -48,7 +48,8 @@ export function statusBench(scenario: string, samples: number): string[] {
     console.error(`${scenario}: release repository of ${generated.branches} branches, ${generated.commits} commits generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const row = (what: string, args: string[]) => sampleRow(`${scenario}: ${what}`, Array.from({ length: samples }, () => statusOnce(repo, cli, args, generated.rendered)));
     return [
-      row(`status of ${generated.branches} release branches, synthesizing the working tree`, ['--release-repo', '../releases.git']),
+      row(`status of ${generated.branches} release branches (${generated.commits} commits, ${generated.rendered} rendered app-cluster pairs), synthesizing the working tree`,
+        ['--release-repo', '../releases.git']),
       row('status --dir (already synthesized)', ['--dir', synthesized, '--release-repo', '../releases.git']),
     ];
   } finally {

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { DOC_FACTS } from './support/doc-facts';
+import { docOutputs, withoutOutputs } from './support/doc-outputs';
 
 // The user documentation: README.md (the front door) and docs/*.md (a page per topic), and the
 // maintainers' pages. Every code block in them is code that runs: it is preceded by a marker
@@ -14,6 +15,10 @@ import { DOC_FACTS } from './support/doc-facts';
 //                           calls `doc_commands <this page> JOB`, which runs every such block)
 //   <!-- manual: WHY -->    in CONTRIBUTING.md only: a maintainer's command that needs what CI
 //                           cannot have (publishing credentials)
+//   <!-- output: TEST -->   an output the test TEST produces and compares with the block
+// A command's output shown as it renders (Markdown the command writes) sits between
+// `<!-- rendered: TEST -->` and `<!-- /rendered -->`: TEST runs the command and compares it with
+// the page (test/support/doc-outputs.ts), so its figures are checked there.
 // And no figure without a check: every number in the prose is one of DOC_FACTS (computed from the
 // code or its output) or a version the project pins.
 const ROOT = path.join(__dirname, '..');
@@ -34,13 +39,12 @@ const MEASURED: Record<string, string> = {
 // Sections that landed from other branches with examples and figures not yet tied to a test
 // (page → the heading they start at): their code blocks and figures are not checked until they are.
 const UNTIED: Record<string, string> = {
-  'docs/reviewing-and-operating.md': '## `status`: what runs where',
   'docs/secrets.md': '## What the scanner costs the package',
 };
 
-/** The page's text, without a section listed in UNTIED (from its heading to the end). */
+/** The page's text, without a section listed in UNTIED (from its heading to the end); a command's output it shows is its test's to check (test/support/doc-outputs.ts). */
 function checkedText(page: string): string {
-  const text = read(page);
+  const text = withoutOutputs(read(page));
   const cut = UNTIED[page] ? text.indexOf(UNTIED[page]) : -1;
   return cut >= 0 ? text.slice(0, cut) : text;
 }
@@ -63,11 +67,17 @@ function blocks(page: string): Block[] {
     while (end < lines.length && lines[end] !== '```') end++;
     let before = i - 1;
     while (before >= 0 && lines[before].trim() === '') before--;
-    const marker = before >= 0 ? /^<!-- ((?:file|excerpt|run): \S+|manual: .+) -->$/.exec(lines[before])?.[1] : undefined;
+    const marker = before >= 0 ? /^<!-- ((?:file|excerpt|run|output): \S+|manual: .+) -->$/.exec(lines[before])?.[1] : undefined;
     found.push({ page, line: i + 1, marker, lang: open[1], text: lines.slice(i + 1, end).join('\n') + '\n' });
     i = end;
   }
   return found;
+}
+
+/** The text of the test file `file` if it names `page` (a test compares outputs with the pages it names). */
+function comparesWith(file: string, page: string): string {
+  const text = read(file);
+  return text.includes(`'${page}'`) ? text : '';
 }
 
 function read(file: string): string {
@@ -113,8 +123,18 @@ describe.each(PAGES)('%s', (page) => {
       return;
     }
     expect(fs.existsSync(path.join(ROOT, target)), `${target} exists`).toBe(true);
-    if (kind === 'file') expect(block.text).toBe(read(target));
+    if (kind === 'output') expect(comparesWith(target, page), `${target} compares its output with ${page}`).toContain('outputBlocks(');
+    else if (kind === 'file') expect(block.text).toBe(read(target));
     else expect(isExcerpt(block.text, read(target)), `${page}:${block.line}: not an excerpt of ${target}:\n${block.text}`).toBe(true);
+  });
+
+  test('every output it shows as rendered is compared with the command\'s own by the test it names', () => {
+    const regions = read(page).split('\n').filter((l) => /^<!-- \/?rendered/.test(l));
+    expect(regions.length, `${page}: every <!-- rendered: TEST --> is closed by <!-- /rendered -->`).toBe(docOutputs(page).length * 2);
+    for (const shown of docOutputs(page)) {
+      expect(fs.existsSync(path.join(ROOT, shown.test)), `${page}:${shown.line}: ${shown.test} exists`).toBe(true);
+      expect(comparesWith(shown.test, page), `${page}:${shown.line}: ${shown.test} compares its outputs with ${page}`).toContain('docOutputs(');
+    }
   });
 
   test('every relative link leads to a file of the repository', () => {

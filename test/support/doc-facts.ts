@@ -40,8 +40,18 @@ function architectureLimit(name: string): string {
   return new RegExp(`const ${name} = (\\d+);`).exec(read('test/architecture.test.ts'))![1];
 }
 
+/** The scenario of `npm run bench`'s timed status case (bench/synth-bench.ts), as `<c> clusters × <a> apps`. */
+function statusBenchScenario(): string {
+  const m = /runStatusCases\(\['status-(\d+)x(\d+)'\]/.exec(read('bench/synth-bench.ts'))!;
+  return `${m[1]} clusters × ${m[2]} apps`;
+}
+
 export const DOC_FACTS: readonly DocFact[] = [
+  // before `(\d+) apps`: the platform `npm run bench` times status on
+  { pattern: '(\\d+ clusters × \\d+ apps)', value: statusBenchScenario },
   { pattern: 'Node (\\d+)', value: nodeMajors },
+  // the shortest commit id status --has/--lacks matches
+  { pattern: 'a commit \\((\\d+) characters or more\\)', value: () => /version\.length >= (\d+)/.exec(read('src/cli/status/status-filters.ts'))![1] },
   { pattern: '(\\d+)-cluster fleet', value: () => String(example().defined.fleet.clusters.length) },
   { pattern: '(\\d+) pipelines', value: () => String(example().pipelines) },
   { pattern: '(\\d+) apps', value: () => String(example().defined.apps.length) },

@@ -90,3 +90,43 @@ export function kubeconfigFor(hub: FakeHub, user: Record<string, unknown>): stri
     'contexts': [{ name: 'hub', context: { cluster: 'hub', user: 'reader' } }],
   });
 }
+
+/** The state of an Application, as Argo CD writes it. */
+export interface ApplicationState {
+  /** The commit its `targetRevision` resolves to (the branch head). */
+  readonly head: string;
+  /** The revision it last synced. */
+  readonly synced: string;
+  readonly sync: string;
+  readonly health: string;
+}
+
+/** An Application as Argo CD holds it: the model's Application (`modelApplications`) with the status `state` says. */
+export function hubApplication(app: any, state: ApplicationState): any {
+  const at = '2026-06-02T10:05:00Z';
+  const revision = state.synced;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: app.name, namespace: app.namespace, labels: app.labels, annotations: app.annotations },
+    spec: { project: app.project, destination: app.destination, source: app.sources[0] },
+    status: {
+      sync: { status: state.sync, revision: state.head, comparedTo: { source: app.sources[0], destination: app.destination } },
+      health: { status: state.health },
+      operationState: { phase: 'Succeeded', startedAt: at, finishedAt: at, operation: { sync: { revision } }, syncResult: { revision, source: app.sources[0] } },
+      history: [{ id: 1, revision, deployedAt: at, source: app.sources[0] }],
+    },
+  };
+}
+
+/** A Stage as Kargo holds it: its synthesized spec, its current Freight and last promotion. */
+export function hubStage(spec: any, freight: string, commitStep = 'Succeeded'): any {
+  const ref = { name: freight, origin: { kind: 'Warehouse', name: spec.spec.requestedFreight[0].origin.name } };
+  return {
+    ...spec,
+    status: {
+      freightHistory: [{ id: `c-${freight.slice(0, 8)}`, items: { [`Warehouse/${ref.origin.name}`]: ref } }],
+      lastPromotion: { name: `${spec.metadata.name}.0009`, freight: ref, status: { phase: 'Succeeded', stepExecutionMetadata: [{ alias: 'commit', status: commitStep }] } },
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { ManifestSet } from '../../../src/cli/manifest-set';
 import { formatIssues, ManifestValidator } from '../../../src/testkit';
 import { modelApplications } from '../../../src/testkit/model/argocd-applications';
 import { tempDir } from '../../support/cli-temp-dirs';
-import { FakeHub, kubeconfigFor, startFakeHub } from '../../support/fake-hub';
+import { FakeHub, hubApplication, hubStage, kubeconfigFor, startFakeHub } from '../../support/fake-hub';
 import { ModelReleaseRepo, synthesizePlatform } from '../../support/release-repo';
 
 // `status --live` against a stand-in for the hub's API server: Argo CD Applications and Kargo
@@ -32,35 +32,6 @@ function git(args: string[]): string {
   return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
 }
 
-/** An Application as Argo CD holds it, synced to `revision`. */
-function application(app: any, revision: string, sync: string, health: string): any {
-  const at = '2026-06-02T10:05:00Z';
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Application',
-    metadata: { name: app.name, namespace: app.namespace, labels: app.labels, annotations: app.annotations },
-    spec: { project: app.project, destination: app.destination, source: app.sources[0] },
-    status: {
-      sync: { status: sync, revision: git(['rev-parse', app.sources[0].targetRevision]), comparedTo: { source: app.sources[0], destination: app.destination } },
-      health: { status: health },
-      operationState: { phase: 'Succeeded', startedAt: at, finishedAt: at, operation: { sync: { revision } }, syncResult: { revision, source: app.sources[0] } },
-      history: [{ id: 1, revision, deployedAt: at, source: app.sources[0] }],
-    },
-  };
-}
-
-/** A Stage as Kargo holds it: its synthesized spec, its current Freight and last promotion. */
-function stage(spec: any, freight: string, commitStep = 'Succeeded'): any {
-  const ref = { name: freight, origin: { kind: 'Warehouse', name: 'api' } };
-  return {
-    ...spec,
-    status: {
-      freightHistory: [{ id: `c-${freight.slice(0, 8)}`, items: { 'Warehouse/api': ref } }],
-      lastPromotion: { name: `${spec.metadata.name}.0009`, freight: ref, status: { phase: 'Succeeded', stepExecutionMetadata: [{ alias: 'commit', status: commitStep }] } },
-    },
-  };
-}
-
 beforeAll(async () => {
   dir = tempDir();
   synthesizePlatform(path.join(dir, 'out'), { api: () => ({}) });
@@ -78,15 +49,16 @@ beforeAll(async () => {
   const record = (rev: string) => /Kargo-Freight: (\S+)/.exec(git(['log', '-1', '--format=%B', rev]))![1];
   freights = { older: record(previous), newer: record(head) };
   const stageSpec = (name: string) => objects.find((o) => o.kind === 'Stage' && o.metadata.name === name && o.metadata.namespace === 'api');
+  const staging = git(['rev-parse', 'rendered/api/staging']);
   const applications = [
-    application(byCluster('aws-dev-cpu'), head, 'Synced', 'Healthy'),
+    hubApplication(byCluster('aws-dev-cpu'), { head, synced: head, sync: 'Synced', health: 'Healthy' }),
     // the test's drift: this cluster's Application is still on the older release
-    application(byCluster('gcp-dev-h100'), previous, 'OutOfSync', 'Degraded'),
-    application(byCluster('aws-stg-cpu'), git(['rev-parse', 'rendered/api/staging']), 'Synced', 'Healthy'),
-    application(byCluster('gcp-stg-h100'), git(['rev-parse', 'rendered/api/staging']), 'Synced', 'Healthy'),
+    hubApplication(byCluster('gcp-dev-h100'), { head, synced: previous, sync: 'OutOfSync', health: 'Degraded' }),
+    hubApplication(byCluster('aws-stg-cpu'), { head: staging, synced: staging, sync: 'Synced', health: 'Healthy' }),
+    hubApplication(byCluster('gcp-stg-h100'), { head: staging, synced: staging, sync: 'Synced', health: 'Healthy' }),
   ];
   // staging's Stage says the newer Freight, its branch still the older one
-  const stages = [stage(stageSpec('dev'), freights.newer), stage(stageSpec('staging'), freights.newer)];
+  const stages = [hubStage(stageSpec('dev'), freights.newer), hubStage(stageSpec('staging'), freights.newer)];
   const issues = ManifestValidator.load().validateObjects([...applications, ...stages]).filter((i) => !i.message.startsWith('status must not be set'));
   expect(formatIssues(issues)).toBe('');
   hub = await startFakeHub(dir, { applications, stages, token: TOKEN, pageSize: 1 });
