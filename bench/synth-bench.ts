@@ -19,6 +19,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { runPackageCases } from './package-bench';
 import { runPlanCases } from './plan-bench';
 import { runStatusCases } from './status-bench';
 
@@ -97,10 +98,10 @@ const large = results.get('generated-100x1000');
 if (small && large) {
   say(`\nt(100x1000) / t(100x100) = ${(large.wallMs / small.wallMs).toFixed(2)} wall, ${(large.cpuMs / small.cpuMs).toFixed(2)} CPU (target <= 11)`);
 }
-// the plan case with the default scenarios (alone: npx tsx bench/plan-bench.ts <samples> plan-100x1000)
 // the plan and status cases with the default scenarios (alone: npx tsx bench/plan-bench.ts <samples>
-// plan-100x1000, npx tsx bench/status-bench.ts <samples> status-100x1000): their tables print
-// themselves, and go into the report too
+// plan-100x1000, npx tsx bench/status-bench.ts <samples> status-100x1000), and the package's size
+// and the Go parsers' load cost (alone: npx tsx bench/package-bench.ts <samples>): their tables
+// print themselves, and go into the report too
 if (process.argv.length <= 3) {
   const log = console.log;
   console.log = (...args: unknown[]) => {
@@ -110,6 +111,8 @@ if (process.argv.length <= 3) {
   try {
     runPlanCases(['plan-100x1000'], samples);
     runStatusCases(['status-100x1000'], samples);
+    // a load takes a fraction of a second: at least 5 samples
+    runPackageCases(Math.max(samples, 5));
   } finally {
     console.log = log;
   }
@@ -120,7 +123,7 @@ fs.writeFileSync(path.join(__dirname, 'README.md'), [
   '# Benchmark',
   '',
   `Written by \`${command}\` (bench/synth-bench.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} cores; `
-  + 'run `npm run bench` to measure again. What each column means: bench/synth-bench.ts and bench/plan-bench.ts.',
+  + 'run `npm run bench` to measure again. What each column means: bench/synth-bench.ts, bench/plan-bench.ts, bench/status-bench.ts and bench/package-bench.ts.',
   'A figure measured while the machine was loaded (the load average above the tables) is slower than on a quiet one.',
   '',
   ...report,
