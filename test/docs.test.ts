@@ -30,23 +30,9 @@ const PAGES = [
   ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
 ];
 
-// Pages whose figures are measurements no test checks yet, and why: each is to move them into
-// bench/README.md (written by npm run bench) and leave this list.
-const MEASURED: Record<string, string> = {
-  'docs/go-parsers.md': 'the cost of the Go parsers (tarball, load, synth) as measured when they landed',
-};
-
-// Sections that landed from other branches with examples and figures not yet tied to a test
-// (page → the heading they start at): their code blocks and figures are not checked until they are.
-const UNTIED: Record<string, string> = {
-  'docs/secrets.md': '## What the scanner costs the package',
-};
-
-/** The page's text, without a section listed in UNTIED (from its heading to the end); a command's output it shows is its test's to check (test/support/doc-outputs.ts). */
+/** The page's text; a command's output it shows is its test's to check (test/support/doc-outputs.ts). */
 function checkedText(page: string): string {
-  const text = withoutOutputs(read(page));
-  const cut = UNTIED[page] ? text.indexOf(UNTIED[page]) : -1;
-  return cut >= 0 ? text.slice(0, cut) : text;
+  return withoutOutputs(read(page));
 }
 
 interface Block {
@@ -144,7 +130,7 @@ describe.each(PAGES)('%s', (page) => {
     }
   });
 
-  test.skipIf(page in MEASURED)('every figure in the prose is checked against the code or its output', () => {
+  test('every figure in the prose is checked against the code or its output', () => {
     let text = prose(page);
     for (const fact of DOC_FACTS) {
       for (const match of text.matchAll(new RegExp(fact.pattern, 'g'))) {
@@ -153,11 +139,13 @@ describe.each(PAGES)('%s', (page) => {
       }
       text = text.replace(new RegExp(fact.pattern, 'g'), '');
     }
-    // what remains may name versions and Kubernetes/API identifiers, not figures
-    const figures = [...text.matchAll(/(?<![\w./@^~#-])\d+(?:[.,]\d+)*(?![\w.]*\d)(?!-)/g)]
+    // what remains may name versions and Kubernetes/API identifiers, not figures (a number with a
+    // unit after it, 1.46 MB, is a figure however it is written)
+    const figures = [...text.matchAll(/(?<![\w./@^~#-])\d+(?:[.,]\d+)*(?![\w.]*\d)(?!-)(?!\s*(?:[KMG]i?B|B|ms|s|%|×)(?!\w))/g)]
       .map((m) => m[0])
       .filter((n) => !/^\d+\.\d+(\.\d+)?$/.test(n));
-    expect(figures, `${page}: figures no test checks (add a DOC_FACT in test/support/doc-facts.ts, or drop them)`).toEqual([]);
+    const measures = [...text.matchAll(/(?<![\w./@^~#-])\d+(?:[.,]\d+)*\s*(?:[KMG]i?B|B|ms|s|%|×)(?!\w)/g)].map((m) => m[0]);
+    expect([...figures, ...measures], `${page}: figures no test checks (add a DOC_FACT in test/support/doc-facts.ts, or drop them)`).toEqual([]);
   });
 });
 

@@ -40,6 +40,12 @@ function architectureLimit(name: string): string {
   return new RegExp(`const ${name} = (\\d+);`).exec(read('test/architecture.test.ts'))![1];
 }
 
+/** The cap of src/fleet/shard-assignment.ts (`floor((a * total - 1) / (b * shardCount))`) as a multiple of the mean: a / b. */
+function shardCap(): string {
+  const m = /Math\.floor\(\((\d+) \* total - 1\) \/ \((\d+) \* shardCount\)\)/.exec(read('src/fleet/shard-assignment.ts'))!;
+  return String(Number(m[1]) / Number(m[2]));
+}
+
 /** The scenario of `npm run bench`'s timed status case (bench/synth-bench.ts), as `<c> clusters × <a> apps`. */
 function statusBenchScenario(): string {
   const m = /runStatusCases\(\['status-(\d+)x(\d+)'\]/.exec(read('bench/synth-bench.ts'))!;
@@ -50,6 +56,8 @@ export const DOC_FACTS: readonly DocFact[] = [
   // before `(\d+) apps`: the platform `npm run bench` times status on
   { pattern: '(\\d+ clusters × \\d+ apps)', value: statusBenchScenario },
   { pattern: 'Node (\\d+)', value: nodeMajors },
+  // the shard cap of ClusterFleet's shard assignment, as a multiple of the mean load
+  { pattern: 'shards above (\\d+(?:\\.\\d+)?)× the\\s+mean load', value: shardCap },
   // the shortest commit id status --has/--lacks matches
   { pattern: 'a commit \\((\\d+) characters or more\\)', value: () => /version\.length >= (\d+)/.exec(read('src/cli/status/status-filters.ts'))![1] },
   { pattern: '(\\d+)-cluster fleet', value: () => String(example().defined.fleet.clusters.length) },
