@@ -5,12 +5,13 @@ import { DeployFreeze } from './deploy-freeze';
 import { FanOut } from './fan-out';
 import { checkFreezes } from './freeze-checks';
 import { Join } from './join';
+import { soakProblems, SoakNode } from './soak-rules';
 import { namespacePatternProblem } from './stage-namespace';
 import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { call, constant, field as fieldOf, fieldText, hint, memberCall, num, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
-import { describe, fail, ProblemList, reportValue, show, within } from '../util/errors';
+import { describe, fail, ProblemList, reportValue, show, userError, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { refuseSecretMaterial } from '../util/secret-material';
 import { verificationProblems } from '../verification/render';
@@ -302,30 +303,10 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     }
   }
 
-  /**
-   * A soak is waited in the verification of the Kargo Stages before the stage (see
-   * `soak-check.ts` for why Kargo's `requiredSoakTime` is never written), so it needs an upstream
-   * that runs verification, and every stage after one upstream must ask for the same soak.
-   */
+  /** The soak rules (`soakProblems`) on the stages added before and this one: every problem found is this one's. */
   private checkSoak(subject: string, stage: PipelineStage) {
-    const field = fieldOf('stage', show(stage.name), prop('soak'));
-    const soak = stage.soak === undefined ? 'no soak' : toGoDuration(stage.soak);
-    for (const up of stage.after) {
-      const upstream = this._stages.find(s => s.name === up)!;
-      // api/v1alpha1/freight_types.go (Kargo v1.11.2), GetLongestSoak: soak time is time the Freight
-      // is current in a Stage, and Freight is never current in a control-flow Stage (akuity/kargo#6360)
-      if (upstream.controlFlow && stage.soak !== undefined) {
-        fail(subject, field, soak, `follows control-flow stage ${show(up)}, where Freight never soaks (Kargo v1.11.2 counts no soak time in a Stage without promotion steps)`,
-          `move the soak to stage ${show(up)}: it is then waited in the checks of the stages before it`);
-      }
-      const sibling = this._stages.find(s => s.name !== stage.name && s.after.includes(up));
-      const siblingSoak = sibling === undefined ? undefined : sibling.soak === undefined ? 'no soak' : toGoDuration(sibling.soak);
-      if (sibling !== undefined && siblingSoak !== soak) {
-        fail(subject, field, soak, `differs from the soak of stage ${show(sibling.name)} (${siblingSoak}), which also follows stage ${show(up)}; `
-          + `the soak is waited in the checks of stage ${show(up)}, once for every stage after it`,
-        `give every stage after ${show(up)} the same soak`);
-      }
-    }
+    const [problem] = soakProblems([...this._stages, stage].map(soakNode), () => fieldOf('stage', show(stage.name), prop('soak')));
+    if (problem !== undefined) throw userError(within(subject, problem));
   }
 
   public get stages(): PipelineStage[] {
@@ -341,4 +322,10 @@ function checkWaveBudget(subject: string, field: string, budget: WaveBudget) {
   if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
     fail(subject, `${field}.${fieldText(prop('maxPercent'))}`, maxPercent, 'must be in (0, 100]');
   }
+}
+
+/** A stage as the soak rules see it. */
+function soakNode(stage: PipelineStage): SoakNode {
+  const soak = stage.soak === undefined ? undefined : toGoDuration(stage.soak);
+  return { name: stage.name, soak, upstreams: stage.after, controlFlow: stage.controlFlow };
 }
