@@ -11,7 +11,7 @@ import { WaveBudget, Waves } from './waves';
 import { ClusterSelector } from '../fleet/cluster-selector';
 import { call, constant, field as fieldOf, fieldText, hint, memberCall, num, prop } from '../util/code-hint';
 import { toGoDuration } from '../util/duration';
-import { describe, fail, ProblemList, reportValue, show, userError, within } from '../util/errors';
+import { describe, Field, ProblemList, reportValue, show, within } from '../util/errors';
 import { dns1123LabelProblem } from '../util/names';
 import { refuseSecretMaterial } from '../util/secret-material';
 import { verificationProblems } from '../verification/render';
@@ -216,75 +216,99 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
     // credentials first, alone: no other check gets to quote one (stages are walked as they are added)
     refuseSecretMaterial(`PromotionPipeline '${id}'`, { ...props, stages: undefined });
     this.waveBudget = { ...props.waveBudget ?? {} };
-    checkWaveBudget(`PromotionPipeline '${id}'`, fieldText(prop('waveBudget')), this.waveBudget);
     this.freezes = [...props.freezes ?? []];
-    const freezeProblems = new ProblemList(`PromotionPipeline '${id}'`);
-    checkFreezes(freezeProblems, prop('freezes'), this.freezes);
-    freezeProblems.throwIfAny();
+    const problems = new ProblemList(this.subject);
+    checkWaveBudget(problems, prop('waveBudget'), this.waveBudget);
+    checkFreezes(problems, prop('freezes'), this.freezes);
+    // a stage with problems is not added, but the stages after it still follow it
+    const refused = new Set<string>();
+    let previous: string | undefined;
     for (const stage of props.stages ?? []) {
-      this.addStage(stage);
+      this.checkAndAdd(problems, stage, previous, refused);
+      previous = stage.name;
     }
+    problems.throwIfAny();
     this.node.addValidation({
       validate: () => this._stages.length === 0 ? [describe(fieldOf('pipeline', prop('stages')), [], 'must not be empty', hint`add one with ${memberCall('addStage')}`)] : [],
     });
   }
 
   /**
-   * Adds a stage, by default after the last one (`after` names others).
+   * Adds a stage, by default after the last one (`after` names others). Every problem of the
+   * stage is reported in one error.
    */
   public addStage(options: PipelineStageOptions): PipelineStage {
-    const subject = `PromotionPipeline '${this.pipelineName}'`;
-    refuseSecretMaterial(`${subject}: stage ${show(options?.name)}`, options);
-    const problem = dns1123LabelProblem(options.name ?? '');
-    if (problem) fail(subject, fieldOf('stage', prop('name')), options.name, problem, 'use a short DNS-1123 label such as "prod"');
-    if (this._stages.some(s => s.name === options.name)) {
-      fail(subject, fieldOf('stage', prop('name')), options.name, 'is already used in this pipeline', 'give every stage a unique name');
+    const problems = new ProblemList(this.subject);
+    const stage = this.checkAndAdd(problems, options, this._stages[this._stages.length - 1]?.name, new Set());
+    problems.throwIfAny();
+    return stage!;
+  }
+
+  public get stages(): PipelineStage[] {
+    return [...this._stages];
+  }
+
+  private get subject(): string {
+    return `PromotionPipeline '${this.pipelineName}'`;
+  }
+
+  /**
+   * Adds every problem of the stage to `problems`, and the stage to the pipeline when it has none.
+   * `previous` is the stage before it; `refused` holds the stages of this call that were not
+   * added: following one is not another problem.
+   */
+  private checkAndAdd(problems: ProblemList, options: PipelineStageOptions, previous: string | undefined,
+    refused: Set<string>): PipelineStage | undefined {
+    // credentials first, alone: no other check gets to quote one
+    refuseSecretMaterial(`${this.subject}: stage ${show(options?.name)}`, options);
+    const before = problems.size;
+    const field = (name: string) => fieldOf('stage', show(options.name), prop(name));
+    const nameProblem = dns1123LabelProblem(options.name ?? '');
+    problems.check(fieldOf('stage', prop('name')), options.name, nameProblem, 'use a short DNS-1123 label such as "prod"');
+    if (nameProblem === undefined && (this._stages.some(s => s.name === options.name) || refused.has(options.name))) {
+      problems.check(fieldOf('stage', prop('name')), options.name, 'is already used in this pipeline', 'give every stage a unique name');
     }
     if (options.clusters !== undefined && !(options.clusters instanceof ClusterSelector)) {
-      fail(subject, fieldOf('stage', show(options.name), prop('clusters')), options.clusters, 'must be a ClusterSelector',
-        hint`use ${call('ClusterSelector', 'tier', constant('Tier', 'PROD'))} or similar`);
+      problems.check(field('clusters'), options.clusters, 'must be a ClusterSelector', hint`use ${call('ClusterSelector', 'tier', constant('Tier', 'PROD'))} or similar`);
     }
-    const freezeProblems = new ProblemList(subject);
-    checkFreezes(freezeProblems, fieldOf('stage', show(options.name), prop('freezes')), options.freezes ?? [], options.name);
-    freezeProblems.throwIfAny();
+    checkFreezes(problems, field('freezes'), options.freezes ?? [], options.name);
     const nsProblem = options.namespace === undefined ? undefined : namespacePatternProblem(options.namespace, options.name);
-    if (nsProblem) fail(subject, fieldOf('stage', show(options.name), prop('namespace')), options.namespace, ...nsProblem);
-    this.checkGraph(subject, options);
-    if (options.waveBudget) checkWaveBudget(subject, fieldText(fieldOf('stage', show(options.name), prop('waveBudget'))), options.waveBudget);
-    const problems = new ProblemList(subject);
-    reportValue(problems, fieldOf('stage', show(options.name), prop('clusters')), options.clusters);
-    reportValue(problems, fieldOf('stage', show(options.name), prop('approval')), options.approval);
-    reportValue(problems, fieldOf('stage', show(options.name), prop('waves')), options.waves);
-    reportValue(problems, fieldOf('stage', show(options.name), prop('fanOut')), options.fanOut);
+    if (nsProblem) problems.check(field('namespace'), options.namespace, ...nsProblem);
+    this.checkGraph(problems, options, refused);
+    if (options.waveBudget) checkWaveBudget(problems, field('waveBudget'), options.waveBudget);
+    reportValue(problems, field('clusters'), options.clusters);
+    reportValue(problems, field('approval'), options.approval);
+    reportValue(problems, field('waves'), options.waves);
+    reportValue(problems, field('fanOut'), options.fanOut);
     for (const p of verificationProblems(options.verification ?? [])) problems.add(within(`stage ${show(options.name)}`, p));
-    problems.throwIfAny();
-    if (options.soak !== undefined) {
-      if (typeof (options.soak as any)?.toSeconds !== 'function') {
-        fail(subject, fieldOf('stage', show(options.name), prop('soak')), options.soak, 'must be a Duration',
-          hint`use ${call('Duration', 'minutes', num(30))} or ${call('Duration', 'hours', num(1))}`);
-      }
-      const seconds = options.soak.toSeconds({ integral: false });
-      if (!(Number.isInteger(seconds) && seconds > 0)) {
-        fail(subject, fieldOf('stage', show(options.name), prop('soak')), `${seconds}s`, 'must be a positive whole number of seconds',
-          hint`use ${call('Duration', 'minutes')} or ${call('Duration', 'hours')}`);
-      }
+    const soakIsValid = checkSoakDuration(problems, field('soak'), options.soak);
+    if (soakIsValid) {
+      const soak = options.soak === undefined ? undefined : toGoDuration(options.soak);
+      const upstreams = options.after ?? (previous === undefined ? [] : [previous]);
+      const nodes = [...this._stages.map(soakNode), { name: options.name, soak, upstreams, controlFlow: options.clusters === undefined }];
+      // the stages added before passed these rules: every problem found is the new stage's
+      soakProblems(nodes, () => field('soak')).forEach(p => problems.add(p));
     }
-    const stage = new PipelineStage(options, this._stages[this._stages.length - 1]?.name);
-    this.checkSoak(subject, stage);
+    if (problems.size > before) {
+      refused.add(options.name);
+      return undefined;
+    }
+    const stage = new PipelineStage(options, previous);
     this._stages.push(stage);
     return stage;
   }
 
   /** Upstream stages must exist already (so the graph has no cycles); a control-flow stage only gates. */
-  private checkGraph(subject: string, options: PipelineStageOptions) {
+  private checkGraph(problems: ProblemList, options: PipelineStageOptions, refused: Set<string>) {
+    const field = (name: string) => fieldOf('stage', show(options.name), prop(name));
     for (const up of options.after ?? []) {
-      if (!this._stages.some(s => s.name === up)) {
-        fail(subject, fieldOf('stage', show(options.name), prop('after')), up, 'is not a stage added before it',
+      if (!this._stages.some(s => s.name === up) && !refused.has(up)) {
+        problems.check(field('after'), up, 'is not a stage added before it',
           `name earlier stages (${this._stages.map(s => show(s.name)).join(', ') || 'none yet'}); add upstream stages first`);
       }
     }
     const dup = (options.after ?? []).find((a, i, all) => all.indexOf(a) !== i);
-    if (dup !== undefined) fail(subject, fieldOf('stage', show(options.name), prop('after')), dup, 'is named twice', 'name each upstream stage once');
+    if (dup !== undefined) problems.check(field('after'), dup, 'is named twice', 'name each upstream stage once');
     if (options.clusters !== undefined) return;
     // pkg/controller/stages/control_flow_stages.go (Kargo v1.11.2): a Stage without promotion steps
     // is never promoted into; its reconciler marks Freight verified as soon as it is available
@@ -293,34 +317,14 @@ export class PromotionPipeline extends Construct implements IPromotionPipeline {
       ['verification', options.verification?.length ? options.verification : undefined], ['production', options.production], ['namespace', options.namespace]];
     for (const [name, value] of unsupported) {
       if (value !== undefined) {
-        fail(subject, fieldOf('stage', show(options.name), prop(name)), fieldText(prop(name)), 'is set on a control-flow stage (a stage without clusters)',
+        problems.check(field(name), fieldText(prop(name)), 'is set on a control-flow stage (a stage without clusters)',
           'give the stage clusters, or move the setting to the stages after it');
       }
     }
     if (options.approval?.gated) {
-      fail(subject, fieldOf('stage', show(options.name), prop('approval')), options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
+      problems.check(field('approval'), options.approval.kind, 'is gated on a control-flow stage, which Kargo never promotes into',
         hint`gate the stages after it (their ${prop('approval')}), or give the control-flow stage a soak (waited in the checks of the stages before it)`);
     }
-  }
-
-  /** The soak rules (`soakProblems`) on the stages added before and this one: every problem found is this one's. */
-  private checkSoak(subject: string, stage: PipelineStage) {
-    const [problem] = soakProblems([...this._stages, stage].map(soakNode), () => fieldOf('stage', show(stage.name), prop('soak')));
-    if (problem !== undefined) throw userError(within(subject, problem));
-  }
-
-  public get stages(): PipelineStage[] {
-    return [...this._stages];
-  }
-}
-
-function checkWaveBudget(subject: string, field: string, budget: WaveBudget) {
-  const { maxClusters, maxPercent } = budget;
-  if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
-    fail(subject, `${field}.${fieldText(prop('maxClusters'))}`, maxClusters, 'must be a whole number >= 1');
-  }
-  if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
-    fail(subject, `${field}.${fieldText(prop('maxPercent'))}`, maxPercent, 'must be in (0, 100]');
   }
 }
 
@@ -328,4 +332,30 @@ function checkWaveBudget(subject: string, field: string, budget: WaveBudget) {
 function soakNode(stage: PipelineStage): SoakNode {
   const soak = stage.soak === undefined ? undefined : toGoDuration(stage.soak);
   return { name: stage.name, soak, upstreams: stage.after, controlFlow: stage.controlFlow };
+}
+
+/** Whether `soak` is unset or a positive whole number of seconds; adds the problem when not. */
+function checkSoakDuration(problems: ProblemList, field: Field, soak: Duration | undefined): boolean {
+  if (soak === undefined) return true;
+  if (typeof (soak as any)?.toSeconds !== 'function') {
+    problems.check(field, soak, 'must be a Duration', hint`use ${call('Duration', 'minutes', num(30))} or ${call('Duration', 'hours', num(1))}`);
+    return false;
+  }
+  const seconds = soak.toSeconds({ integral: false });
+  if (!(Number.isInteger(seconds) && seconds > 0)) {
+    problems.check(field, `${seconds}s`, 'must be a positive whole number of seconds', hint`use ${call('Duration', 'minutes')} or ${call('Duration', 'hours')}`);
+    return false;
+  }
+  return true;
+}
+
+function checkWaveBudget(problems: ProblemList, field: Field, budget: WaveBudget) {
+  const { maxClusters, maxPercent } = budget;
+  const name = fieldText(field);
+  if (maxClusters !== undefined && !(Number.isInteger(maxClusters) && maxClusters >= 1)) {
+    problems.check(`${name}.${fieldText(prop('maxClusters'))}`, maxClusters, 'must be a whole number >= 1');
+  }
+  if (maxPercent !== undefined && !(maxPercent > 0 && maxPercent <= 100)) {
+    problems.check(`${name}.${fieldText(prop('maxPercent'))}`, maxPercent, 'must be in (0, 100]');
+  }
 }

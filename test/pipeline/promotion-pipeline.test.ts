@@ -140,6 +140,39 @@ describe('PromotionPipeline', () => {
     expect(() => new PromotionPipeline(Testing.app(), 'p', { waveBudget: { maxClusters: 1.5 } })).toThrow(/waveBudget.maxClusters must be a whole number >= 1, got 1.5/);
   });
 
+  test('fails with every problem of a stage at once: three mistakes, one run, three problems', () => {
+    const pipeline = new PromotionPipeline(Testing.app(), 'p', { stages: [{ name: 'dev', clusters: ClusterSelector.tier(Tier.DEV) }] });
+    expect(() => pipeline.addStage({
+      name: 'prod',
+      clusters: ClusterSelector.tier(Tier.PROD),
+      after: ['staging'],
+      waves: Waves.byPercentage([50, 20]),
+      soak: Duration.millis(1500),
+    })).toThrow([
+      "PromotionPipeline 'p': 3 problems",
+      '  - stage "prod" after is not a stage added before it, got "staging"; name earlier stages ("dev"); add upstream stages first',
+      '  - stage "prod" waves: Waves.byPercentage() needs increasing percentages in (0, 100], got [50,20]',
+      '  - stage "prod" soak must be a positive whole number of seconds, got "1.5s"; use Duration.minutes() or Duration.hours()',
+    ].join('\n'));
+    // nothing of a refused stage is kept: it can be added again, right
+    expect(pipeline.addStage({ name: 'prod', clusters: ClusterSelector.tier(Tier.PROD) }).after).toEqual(['dev']);
+  });
+
+  test('fails with the problems of the pipeline and all its stages at once; a stage after a refused one is not refused for it', () => {
+    expect(() => new PromotionPipeline(Testing.app(), 'p', {
+      waveBudget: { maxPercent: 0 },
+      stages: [
+        { name: 'dev', clusters: 'dev' as never },
+        { name: 'gate' },
+        { name: 'prod', after: ['dev'], clusters: ClusterSelector.tier(Tier.PROD), soak: Duration.hours(1) },
+      ],
+    })).toThrow([
+      "PromotionPipeline 'p': 2 problems",
+      '  - waveBudget.maxPercent must be in (0, 100], got 0',
+      '  - stage "dev" clusters must be a ClusterSelector, got "dev"; use ClusterSelector.tier(Tier.PROD) or similar',
+    ].join('\n'));
+  });
+
   test('fails at synth if the pipeline has no stages', () => {
     const app = Testing.app();
     new PromotionPipeline(app, 'empty');
