@@ -167,6 +167,28 @@ describe('DeployFreeze', () => {
       .toThrow(/stage "late" freezes\[0\]\.stages.*does not include the stage "late"/);
   });
 
+  test('every problem of one freeze, and of one override, is reported at once by whoever holds it', () => {
+    expect(held(new DeployFreeze({
+      reason: ' ',
+      schedule: FreezeSchedule.cron('0 0 32 12 *', Duration.seconds(90)),
+      timeZone: 'Mars/Olympus',
+      stages: ['Prod'],
+    }))).toBe([
+      'PromotionPipeline \'standard\': 5 problems',
+      '  - freezes[0]: reason is empty, got " "; say why nothing may ship, e.g. "year-end change freeze"',
+      '  - freezes[0]: schedule is refused by Argo CD v3.5.1\'s cron parser (robfig/cron): day-of-month "32": end of range (32) above maximum (31): 32, '
+        + 'got "0 0 32 12 *"; day-of-month takes 1-31, lists, ranges (a-b) and steps (*/n)',
+      '  - freezes[0]: schedule duration must be a positive whole number of minutes (Argo CD checks windows once a minute), got "90s"; use Duration.hours() or Duration.days()',
+      '  - freezes[0]: timeZone is refused by Go\'s time.LoadLocation, which Argo CD and Kargo read it with (unknown time zone Mars/Olympus), got "Mars/Olympus"; '
+        + "use an IANA name as the zone database spells it, e.g. 'UTC', 'Europe/Berlin' or 'America/New_York'",
+      '  - freezes[0]: stages must consist of lowercase letters, digits and \'-\', and start and end with a letter or digit, got "Prod"; name pipeline stages, e.g. "prod"',
+    ].join('\n'));
+    expect(held(new DeployFreeze({ reason: 'x', schedule: '0 0 20 12 *' as never, stages: ['Prod'] })))
+      .toMatch(/^PromotionPipeline 'standard': 2 problems\n {2}- freezes\[0\]: schedule must be a FreezeSchedule, got "0 0 20 12 \*"; use FreezeSchedule.cron\(.*\n {2}- freezes\[0\]: stages must consist of lowercase/);
+    expect(withOverride(FreezeOverride.of({ by: ' ', reason: '', until: 'tomorrow' })))
+      .toMatch(/^PlatformApp 'api': 3 problems\n {2}- freezeOverride: by is empty.*\n {2}- freezeOverride: reason is empty.*\n {2}- freezeOverride: until is not a real ISO date/);
+  });
+
   test('an override is recorded on the Kargo Project and AppProject and lets a person through', () => {
     const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
     const app = new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: 'CVE-2026-1234', until: '2026-12-24' }) }));
