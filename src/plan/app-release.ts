@@ -6,6 +6,7 @@ import { RepositoryAccess } from './repository-access';
 import { ArgoCdCredentials } from '../artifact/argocd-credentials';
 import { Artifact } from '../artifact/artifact';
 import { ManifestSource } from '../artifact/manifest-source';
+import { RenderContext } from '../artifact/source-type';
 import { ClusterVariableSource } from '../contracts/cluster-variables';
 import { WebhookReceiver } from '../fleet/webhook-receiver';
 import { RenderedVerification } from '../verification/render';
@@ -82,6 +83,12 @@ export interface AppRelease {
   readonly releaseRepo: string;
   readonly source: ManifestSource;
   readonly artifacts: Artifact[];
+  /**
+   * What the render of every cluster is derived from: the app, its artifacts and namespace, and
+   * whether some stage deploys to a namespace of its own or some cluster serves API versions of
+   * its own (the render task then takes them as variables).
+   */
+  readonly render: RenderContext;
   /** The namespace of the central Argo CD. */
   readonly argoCdNamespace: string;
   /** One line naming the app and its owner, for descriptions. */

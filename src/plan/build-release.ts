@@ -5,7 +5,7 @@ import { planDiscovery } from './discovery-plan';
 import { applyFreezes } from './freeze-plan';
 import { computeLeadTime, verificationTime } from './lead-time';
 import { PlatformAppProps } from './platform-app-props';
-import { ReleasePlan } from './release-plan';
+import { hasOwnNamespace, ReleasePlan } from './release-plan';
 import { checkRenderInputs } from './render-inputs';
 import { repositoryAccesses } from './repository-access';
 import { resolveReleasePlan } from './resolve-plan';
@@ -61,8 +61,9 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
   // a check that is itself wrong cannot be rendered; its problems are reported already
   const checksRender = problems.size === before;
   checkArgArtifacts(problems, props, checks);
+  const releaseRepo = releaseRepoOf(props);
   const access = props.source && props.artifacts
-    ? repositoryAccesses(props.artifacts, props.source, releaseRepoOf(props), props.releaseRepoCredentials)
+    ? repositoryAccesses(props.artifacts, props.source, releaseRepo, props.releaseRepoCredentials)
     : { accesses: [], problems: [] };
   access.problems.forEach(p => problems.add(p));
   const placed = placeable(problems, props) ? placeRelease(problems, appName, props, { checks, checksRender, freezes }) : undefined;
@@ -81,6 +82,7 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     projectReceivers: webhookReceivers,
     fallbackInterval: props.fleet.discoveryFallbackInterval,
   });
+  const artifacts = [...props.artifacts];
   const verification = new Map([...rendered].map(([stage, r]) => [stage, verificationTime(r.templates)]));
   return {
     plan,
@@ -88,9 +90,16 @@ export function buildAppRelease(subject: string, appName: string, props: Platfor
     exemptions,
     waves,
     perClusterArgoCd: perClusterArgoCd(plan.app, waves),
-    releaseRepo: releaseRepoOf(props),
+    releaseRepo,
     source: props.source,
-    artifacts: [...props.artifacts],
+    artifacts,
+    render: {
+      app: plan.app,
+      artifacts,
+      destinationNamespace: plan.destinationNamespace,
+      stageNamespaces: plan.stages.some(s => hasOwnNamespace(plan, s)),
+      clusterApiVersions: waves.some(w => w.clusters.some(c => c.apiVersions.length > 0)),
+    },
     argoCdNamespace: props.fleet.argoCdNamespace,
     description: `${appName}, owned by team ${owner.team} (${owner.contact})`,
     annotations: {
