@@ -42,7 +42,7 @@ export interface SourceType<O extends ManifestSourceOptions = ManifestSourceOpti
 }
 
 /**
- * What the emitter decided about the render task of one app.
+ * What the plan decided about the render task of one app (`AppRelease.render`).
  * @internal
  */
 export interface RenderOptions {

@@ -1,6 +1,6 @@
 import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import { PromotionContext, RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './promotion-steps';
+import { RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './promotion-steps';
 import { warehouseSubscriptions } from './subscriptions';
 import {
   Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
@@ -10,7 +10,7 @@ import { autoPromotionPolicies } from '../contracts/auto-promotion';
 import { PlatformLabels } from '../contracts/labels';
 import { JoinKind } from '../pipeline/join';
 import { AppRelease, PlacedWave } from '../plan/app-release';
-import { hasOwnNamespace, WavePlan } from '../plan/release-plan';
+import { WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
 import { toGoDuration } from '../util/duration';
 
@@ -22,15 +22,6 @@ import { toGoDuration } from '../util/duration';
  */
 export function defineKargoRelease(scope: Construct, release: AppRelease): void {
   const { plan, description, annotations } = release;
-  const ctx: PromotionContext = {
-    app: plan.app,
-    releaseRepo: release.releaseRepo,
-    source: release.source,
-    artifacts: release.artifacts,
-    destinationNamespace: plan.destinationNamespace,
-    stageNamespaces: plan.stages.some(s => hasOwnNamespace(plan, s)),
-    clusterApiVersions: release.waves.some(w => w.clusters.some(c => c.apiVersions.length > 0)),
-  };
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
 
@@ -70,23 +61,23 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     spec: {
       // Kargo's 5 minutes, or the slow fallback when webhook receivers cover every subscription
       interval: release.discovery.interval,
-      subscriptions: compact(warehouseSubscriptions(ctx.artifacts, ctx.source)),
+      subscriptions: compact(warehouseSubscriptions(release.artifacts, release.source)),
     },
   });
 
   new PromotionTask(scope, 'RenderTask', {
     metadata: { name: RENDER_TASK, namespace, labels: appLabels },
     spec: {
-      vars: renderVarNames(ctx).map(name => ({ name })),
-      steps: compact(renderTaskSteps(ctx)),
+      vars: renderVarNames(release).map(name => ({ name })),
+      steps: compact(renderTaskSteps(release)),
     },
   });
 
-  for (const placed of release.waves) defineStage(scope, release, ctx, placed);
+  for (const placed of release.waves) defineStage(scope, release, placed);
 }
 
 /** The AnalysisTemplates of one wave's checks, and the Kargo Stage that promotes the wave. */
-function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContext, placed: PlacedWave) {
+function defineStage(scope: Construct, release: AppRelease, placed: PlacedWave) {
   const { stage, wave } = placed;
   const plan = release.plan;
   const namespace = plan.project;
@@ -130,7 +121,7 @@ function defineStage(scope: Construct, release: AppRelease, ctx: PromotionContex
       shard: wave.kargoShard,
       // without promotion steps a Stage is a control-flow Stage (Kargo v1.11.2
       // api/v1alpha1/stage_types.go, Stage.IsControlFlow): it only passes verified Freight on
-      promotionTemplate: wave.controlFlow ? undefined : { spec: { steps: compact(stageSteps(ctx, placed)) } },
+      promotionTemplate: wave.controlFlow ? undefined : { spec: { steps: compact(stageSteps(release, placed)) } },
       verification: wave.controlFlow ? undefined : checks?.stageVerification,
     },
   });

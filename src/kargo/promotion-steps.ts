@@ -1,41 +1,19 @@
 import { freezeSteps } from './freeze-steps';
-import { Artifact } from '../artifact/artifact';
-import { ManifestSource, warehouseArtifacts } from '../artifact/manifest-source';
+import { warehouseArtifacts } from '../artifact/manifest-source';
 import { OUT, SRC } from '../artifact/promotion-dirs';
 import { commitId, expr, output, outputOf, textExpr } from '../contracts/expressions';
 import { applicationLabels } from '../contracts/release-names';
 import { releaseCommitMessage, releaseTrailerBlock } from '../contracts/release-record';
 import { ApprovalKind } from '../pipeline/approval';
-import { PlacedWave } from '../plan/app-release';
-
-/**
- * Everything the promotion steps of one app are derived from.
- * @internal
- */
-export interface PromotionContext {
-  readonly app: string;
-  readonly releaseRepo: string;
-  readonly source: ManifestSource;
-  readonly artifacts: Artifact[];
-  readonly destinationNamespace: string;
-  /**
-   * Whether some stage deploys to a namespace of its own: then the render task takes the
-   * namespace as a variable, which each Stage sets to its stage's namespace.
-   */
-  readonly stageNamespaces: boolean;
-  /**
-   * Whether some cluster serves API versions of its own: then the render task takes the API
-   * versions as a variable, which each render call sets to the app's and its cluster's.
-   */
-  readonly clusterApiVersions: boolean;
-}
+import { AppRelease, PlacedCluster, PlacedWave } from '../plan/app-release';
+import { StagePlan } from '../plan/release-plan';
 
 /** The name of the per-app PromotionTask that renders one cluster. @internal */
 export const RENDER_TASK = 'render-cluster';
 
 /** The variables the render task takes, one per cluster attribute (and what the source's renderer assumes). @internal */
-export function renderVarNames(ctx: Pick<PromotionContext, 'source' | 'stageNamespaces' | 'clusterApiVersions'>): string[] {
-  return ctx.source._type.renderVarNames(ctx);
+export function renderVarNames(release: AppRelease): string[] {
+  return release.source._type.renderVarNames(release.render);
 }
 
 /**
@@ -44,8 +22,8 @@ export function renderVarNames(ctx: Pick<PromotionContext, 'source' | 'stageName
  * per cluster of its wave.
  * @internal
  */
-export function renderTaskSteps(ctx: PromotionContext): any[] {
-  return ctx.source._type.renderTaskSteps(ctx);
+export function renderTaskSteps(release: AppRelease): any[] {
+  return release.source._type.renderTaskSteps(release.render);
 }
 
 /**
@@ -56,36 +34,28 @@ export function renderTaskSteps(ctx: PromotionContext): any[] {
  * request), then sync the wave's Argo CD Applications to the pushed commit.
  * @internal
  */
-export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: PlacedWave): any[] {
-  const sameRepo = ctx.releaseRepo === ctx.source.repoUrl;
+export function stageSteps(release: AppRelease, { stage, wave, clusters }: PlacedWave): any[] {
+  const { releaseRepo, source, artifacts, plan: { app } } = release;
+  const sameRepo = releaseRepo === source.repoUrl;
   const steps: any[] = [...freezeSteps(stage)];
-  const sourceCheckout = { commit: commitId(ctx.source.repoUrl), path: SRC };
+  const sourceCheckout = { commit: commitId(source.repoUrl), path: SRC };
   const releaseCheckout = { branch: wave.releaseBranch, create: true, path: OUT };
   if (sameRepo) {
-    steps.push({ uses: 'git-clone', as: 'clone', config: { repoURL: ctx.releaseRepo, checkout: [sourceCheckout, releaseCheckout] } });
+    steps.push({ uses: 'git-clone', as: 'clone', config: { repoURL: releaseRepo, checkout: [sourceCheckout, releaseCheckout] } });
   } else {
-    steps.push({ uses: 'git-clone', as: 'clone-source', config: { repoURL: ctx.source.repoUrl, checkout: [sourceCheckout] } });
-    steps.push({ uses: 'git-clone', as: 'clone-release', config: { repoURL: ctx.releaseRepo, checkout: [releaseCheckout] } });
+    steps.push({ uses: 'git-clone', as: 'clone-source', config: { repoURL: source.repoUrl, checkout: [sourceCheckout] } });
+    steps.push({ uses: 'git-clone', as: 'clone-release', config: { repoURL: releaseRepo, checkout: [releaseCheckout] } });
   }
   // a git artifact other than the source is read where its checkoutPath puts it in the source checkout
-  steps.push(...ctx.artifacts.flatMap((a, i) => a._type.gitClone?.(i) ?? []));
+  steps.push(...artifacts.flatMap((a, i) => a._type.gitClone?.(i) ?? []));
   // the branch is the complete desired state of the wave: start from nothing every time
   steps.push({ uses: 'git-clear', as: 'clear', config: { path: OUT } });
-  steps.push(...ctx.source._type.updateSteps(ctx));
+  steps.push(...source._type.updateSteps(release.render));
 
-  for (const cluster of clusters) {
-    steps.push({
-      task: { name: RENDER_TASK, kind: 'PromotionTask' },
-      as: `render-${cluster.name}`,
-      vars: [
-        { name: 'stage', value: stage.name },
-        ...Object.entries(ctx.source._type.renderVariables(ctx, cluster, stage.namespace)).map(([key, value]) => ({ name: key, value })),
-      ],
-    });
-  }
+  steps.push(...renderCalls(release, stage, clusters));
 
   // the release record `status` reads back (contracts/release-record.ts)
-  steps.push({ uses: 'git-commit', as: 'commit', config: { path: OUT, message: releaseCommitMessage(ctx.app, wave.kargoStage, artifactTrailers(ctx)) } });
+  steps.push({ uses: 'git-commit', as: 'commit', config: { path: OUT, message: releaseCommitMessage(app, wave.kargoStage, artifactTrailers(release)) } });
   let revision: string;
   if (stage.approval === ApprovalKind.PULL_REQUEST) {
     steps.push({ uses: 'git-push', as: 'push', config: { path: OUT, generateTargetBranch: true } });
@@ -93,11 +63,11 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
       uses: 'git-open-pr',
       as: 'open-pr',
       config: {
-        repoURL: ctx.releaseRepo,
+        repoURL: releaseRepo,
         sourceBranch: output('push', 'branch'),
         targetBranch: wave.releaseBranch,
-        title: `Promote ${ctx.app} to ${wave.kargoStage}`,
-        description: pullRequestDescription(ctx, wave),
+        title: `Promote ${app} to ${wave.kargoStage}`,
+        description: pullRequestDescription(release, wave),
         labels: stage.pullRequestLabels.length > 0 ? [...stage.pullRequestLabels] : undefined,
       },
     });
@@ -111,7 +81,7 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
       uses: 'git-wait-for-pr',
       as: 'wait-for-pr',
       if: expr("status('open-pr') != 'Skipped'"),
-      config: { repoURL: ctx.releaseRepo, prNumber: output('open-pr', 'pr.id') },
+      config: { repoURL: releaseRepo, prNumber: output('open-pr', 'pr.id') },
     });
     revision = textExpr(`outputs['wait-for-pr']?.commit ?? ${outputOf('push', 'commit')}`);
   } else {
@@ -128,22 +98,34 @@ export function stageSteps(ctx: PromotionContext, { stage, wave, clusters }: Pla
     config: {
       apps: [{
         namespace: wave.argoCdNamespace,
-        selector: { matchLabels: applicationLabels(ctx.app, stage.name, wave.kargoStage) },
+        selector: { matchLabels: applicationLabels(app, stage.name, wave.kargoStage) },
         // text: an all-digit commit id would otherwise fail the step's schema (argocd_updater.go convert)
-        sources: [{ repoURL: ctx.releaseRepo, desiredRevision: revision }],
+        sources: [{ repoURL: releaseRepo, desiredRevision: revision }],
       }],
     },
   });
   return steps;
 }
 
+/** One call of the render task per cluster of the wave, with the cluster's variables. */
+function renderCalls(release: AppRelease, stage: StagePlan, clusters: PlacedCluster[]): any[] {
+  return clusters.map(cluster => ({
+    task: { name: RENDER_TASK, kind: 'PromotionTask' },
+    as: `render-${cluster.name}`,
+    vars: [
+      { name: 'stage', value: stage.name },
+      ...Object.entries(release.source._type.renderVariables(release.render, cluster, stage.namespace)).map(([key, value]) => ({ name: key, value })),
+    ],
+  }));
+}
+
 /** What the pull request says, with the record's trailers: a host that squash-merges with the description as message keeps the record. */
-function pullRequestDescription(ctx: PromotionContext, wave: PlacedWave['wave']): string {
-  return `Rendered manifests of ${ctx.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.\n\n`
-    + releaseTrailerBlock(wave.kargoStage, artifactTrailers(ctx));
+function pullRequestDescription(release: AppRelease, wave: PlacedWave['wave']): string {
+  return `Rendered manifests of ${release.plan.app} for ${wave.clusters.length} cluster(s) of ${wave.kargoStage}: ${wave.clusters.join(', ')}.\n\n`
+    + releaseTrailerBlock(wave.kargoStage, artifactTrailers(release));
 }
 
 /** The trailers recording each artifact's version in the Freight (contracts/release-record.ts). */
-function artifactTrailers(ctx: PromotionContext): string[] {
-  return warehouseArtifacts(ctx.source, ctx.artifacts).map(a => a.commitTrailer());
+function artifactTrailers(release: AppRelease): string[] {
+  return warehouseArtifacts(release.source, release.artifacts).map(a => a.commitTrailer());
 }
