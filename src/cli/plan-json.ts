@@ -12,71 +12,156 @@ import { ManifestIssue } from '../testkit/manifest-issue';
  */
 export const OUTPUT_SCHEMA_VERSION = 1;
 
-/** `plan --json`: see `src/cli/plan-output.schema.json`. */
+/**
+ * What `plan --json` prints: the change between two synthesized trees, per app and for the fleet,
+ * with the change standards, risks and active freezes. Its JSON Schema ships as
+ * `cdk8s-gitops-platform/cli/plan-output.schema.json`.
+ */
 export interface PlanOutput {
+  /** `OUTPUT_SCHEMA_VERSION`: changes only when a field is removed or changes meaning. */
   readonly schemaVersion: number;
+  /** The command that printed the document. */
   readonly command: 'plan';
+  /** What the change is compared with: the base commit, or the base directory. */
   readonly base: string;
   /** Why the base is empty (no commit, no cdk8s.yaml): everything is added. */
   readonly note?: string;
-  /** Whether any app or the fleet changed. */
+  /** Whether any app or the fleet changed (`--detailed-exitcode` then exits 2). */
   readonly changed: boolean;
+  /** The apps whose objects changed, by name. */
   readonly apps: AppOutput[];
+  /** The apps whose objects are identical on both sides, by name. */
   readonly unaffected: string[];
+  /** The fleet's change (cluster Secrets and the fleet's other objects), or null when it has none. */
   readonly fleet: FleetOutput | null;
+  /** Every cluster one of whose objects changed, sorted. */
   readonly clustersTouched: string[];
+  /** Every change standard that ran, with its violations. */
   readonly rules: RuleOutput[];
+  /** What a reviewer must not miss; risks never change the exit code. */
   readonly risks: RiskFlag[];
+  /** The deploy freezes (deny sync windows) active at the time `plan` evaluated them. */
   readonly freezes: FreezeOutput[];
 }
 
-interface ObjectsOutput {
+/** The objects of an app or of the fleet that were added, changed or removed. */
+export interface ObjectsOutput {
+  /** The keys of the objects added: `[<cluster>] <apiVersion> <kind> <namespace>/<name>`. */
   readonly added: string[];
-  readonly changed: Array<{ key: string; fields: FieldChange[] }>;
+  /** The objects changed, each with the fields that differ. */
+  readonly changed: ChangedObjectOutput[];
+  /** The keys of the objects removed. */
   readonly removed: string[];
 }
 
-interface AppOutput {
+/** One changed object. */
+export interface ChangedObjectOutput {
+  /** The object's key (see `ObjectsOutput.added`). */
+  readonly key: string;
+  /** The leaf fields that differ, sorted by path; a Secret's data is redacted. */
+  readonly fields: FieldChange[];
+}
+
+/** The change of one app. */
+export interface AppOutput {
+  /** The app's name. */
   readonly name: string;
+  /** Whether the app is new, gone, or changed. */
   readonly status: 'added' | 'removed' | 'changed';
+  /** The clusters the app now deploys to and did not before. */
   readonly clustersAdded: string[];
+  /** The clusters the app no longer deploys to. */
   readonly clustersRemoved: string[];
+  /** The pipeline stages whose waves, clusters, gates, soak or checks changed. */
   readonly stages: StageOutput[];
+  /** The app's objects added, changed and removed. */
   readonly objects: ObjectsOutput;
+  /** How many of those objects belong to a production stage. */
   readonly productionObjects: number;
-  /** The lead time before and after, present only when the change alters it. */
+  /**
+   * The app's lead time (a new artifact to the last cluster of every terminal stage) before and
+   * after, present only when the change alters it; `unknown` where a side records none.
+   */
   readonly leadTime?: { before: string; after: string };
 }
 
-interface StageOutput {
+/** The change of one pipeline stage of an app. */
+export interface StageOutput {
+  /** The stage's name. */
   readonly name: string;
-  readonly status: string;
+  /** Whether it is new, gone, or changed. */
+  readonly status: 'added' | 'removed' | 'changed';
+  /** Whether the stage is production (all its clusters carry a production tier, or it is named so in the config). */
   readonly production: boolean;
+  /** The number of waves before and after. */
   readonly waveCount: { before: number; after: number };
-  readonly waves: Array<{ name: string; status: string; previousName?: string; clustersAdded: string[]; clustersRemoved: string[] }>;
+  /** The waves that were added, removed, renamed or whose clusters changed. */
+  readonly waves: WaveOutput[];
 }
 
-interface FleetOutput {
+/** The change of one wave of a stage. */
+export interface WaveOutput {
+  /** The wave's name. */
+  readonly name: string;
+  /** Whether it is new, gone, or changed. */
+  readonly status: 'added' | 'removed' | 'changed';
+  /** The wave's name before, when the wave at its position was renamed. */
+  readonly previousName?: string;
+  /** The clusters that joined the wave. */
   readonly clustersAdded: string[];
+  /** The clusters that left the wave. */
   readonly clustersRemoved: string[];
+}
+
+/** The change of the fleet. */
+export interface FleetOutput {
+  /** The clusters whose Secret is new. */
+  readonly clustersAdded: string[];
+  /** The clusters whose Secret is gone. */
+  readonly clustersRemoved: string[];
+  /** The clusters whose Secret changed. */
   readonly clustersChanged: string[];
+  /** The fleet's objects added, changed and removed. */
   readonly objects: ObjectsOutput;
 }
 
-interface RuleOutput {
+/** A change standard and what broke it. */
+export interface RuleOutput {
+  /** The rule's id, e.g. `max-production-wave-growth`. */
   readonly id: string;
+  /** What the rule asks for. */
   readonly description: string;
+  /** Whether the change keeps the rule (no violations). */
   readonly passed: boolean;
-  readonly violations: Array<{ app: string; message: string; fix: string }>;
+  /** Where the change breaks the rule, and how to keep it. */
+  readonly violations: RuleViolationOutput[];
 }
 
-interface FreezeOutput {
+/** One place a change breaks a change standard. */
+export interface RuleViolationOutput {
+  /** The app (or `fleet`). */
   readonly app: string;
+  /** What breaks the rule. */
+  readonly message: string;
+  /** How to satisfy it. */
+  readonly fix: string;
+}
+
+/** A deploy freeze active when `plan` ran. */
+export interface FreezeOutput {
+  /** The app whose AppProject holds the window. */
+  readonly app: string;
+  /** The app's stages whose Applications the window applies to. */
   readonly stages: string[];
+  /** The window as a reader sees it (schedule, duration, time zone). */
   readonly window: string;
+  /** When the active occurrence began (ISO time). */
   readonly start: string;
+  /** When it ends (ISO time). */
   readonly end: string;
+  /** Whether a person may still sync during the window. */
   readonly manualSync: boolean;
+  /** The app's recorded freeze override (reason, by, until), if any. */
   readonly override?: string;
 }
 
@@ -147,21 +232,35 @@ export function planOutput(change: PlanChange, baseLabel: string, rules: ChangeR
   };
 }
 
-/** A `validate` finding: an error breaks the live system, a warning depends on what is not in the files. */
+/**
+ * A `validate` finding: the test kit's `ManifestIssue` (where in which object, what is wrong)
+ * with its severity. An error breaks the live system, a warning depends on what is not in the
+ * files.
+ */
 export interface ValidateIssueOutput extends ManifestIssue {
+  /** `error` (exit 1) or `warning` (printed, counted, exit 0). */
   readonly severity: 'error' | 'warning';
   /** The model's finding code (`live: <code>`), absent for a schema problem. */
   readonly code?: string;
 }
 
-/** `validate --json`: see `src/cli/validate-output.schema.json`. */
+/**
+ * What `validate --json` prints: the problems found in a directory of YAML. Its JSON Schema ships
+ * as `cdk8s-gitops-platform/cli/validate-output.schema.json`.
+ */
 export interface ValidateOutput {
+  /** `OUTPUT_SCHEMA_VERSION`: changes only when a field is removed or changes meaning. */
   readonly schemaVersion: number;
+  /** The command that printed the document. */
   readonly command: 'validate';
+  /** The directory validated. */
   readonly directory: string;
+  /** Every problem found, errors and warnings. */
   readonly issues: ValidateIssueOutput[];
   /** Objects no schema checks (core Kubernetes kinds, skipped kinds, CRDs without a schema), as `kind` → count. */
   readonly unchecked: Record<string, number>;
+  /** How many issues are errors. */
   readonly errors: number;
+  /** How many issues are warnings. */
   readonly warnings: number;
 }

@@ -3,11 +3,15 @@ import { fieldChanges } from './object-fields';
 import { AppChange, PlanChange } from './release-diff';
 import { PlatformLabels } from '../contracts/labels';
 
-/** What kind of risk a flag names. */
+/**
+ * What kind of risk a flag names: objects deleted, deleted and created again, Applications
+ * recreated by their ApplicationSet, a production change, or a change wider than the limits.
+ */
 export type RiskCode = 'delete' | 'delete-and-recreate' | 'recreates-applications' | 'production' | 'wide-change';
 
 /** Something a reviewer must not miss. Risk flags inform; they never change the exit code. */
 export interface RiskFlag {
+  /** What kind of risk it is. */
   readonly code: RiskCode;
   /** The app, `fleet`, or `*` for the whole change. */
   readonly app: string;

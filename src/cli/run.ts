@@ -21,10 +21,16 @@ import { redactSecrets } from '../util/redact';
 export { DIRECTORY_CHECKS } from './validate-command';
 export { USAGE } from './cli-flags';
 
-/** Where the CLI writes and what it runs in. */
+/**
+ * Where the command line writes and what it runs in: `main.ts` passes the process's own, a
+ * script or test passes its own to capture the output.
+ */
 export interface CliIo {
+  /** The working directory: where `cdk8s.yaml`, `.gitops-platform.json` and the git repository are looked for. */
   readonly cwd: string;
+  /** Receives what the command prints (the plan, the JSON, the validation lines), in pieces. */
   readonly stdout: (text: string) => void;
+  /** Receives errors (`error: …`), summaries and progress, in pieces. */
   readonly stderr: (text: string) => void;
   /**
    * Whether stderr is a terminal: progress is shown only then.
@@ -33,15 +39,17 @@ export interface CliIo {
   readonly stderrIsTty?: boolean;
 }
 
-/**
- * Exit codes. By default 0 unless there are problems: pipelines written for the first version
- * keep working, and `validate` has no "changes". `plan --detailed-exitcode` follows terraform plan
- * `-detailed-exitcode` instead (0 no changes, 1 error, 2 changes), with a broken change standard
- * counted as an error: a pipeline that already branches on terraform's codes reuses its logic.
- * Not `cdk diff --fail`'s single 1 for "differences", which cannot tell a change from a crash.
- */
+// Exit codes. By default 0 unless there are problems: pipelines written for the first version
+// keep working, and `validate` has no "changes". `plan --detailed-exitcode` follows terraform plan
+// `-detailed-exitcode` instead (0 no changes, 1 error, 2 changes), with a broken change standard
+// counted as an error: a pipeline that already branches on terraform's codes reuses its logic.
+// Not `cdk diff --fail`'s single 1 for "differences", which cannot tell a change from a crash.
+
+/** No problem (and, with `--detailed-exitcode`, no change). */
 export const EXIT_OK = 0;
+/** A change standard (`plan`) or a validation (`validate`) broken. */
 export const EXIT_VIOLATION = 1;
+/** A usage error, or a synth that failed. */
 export const EXIT_USAGE = 2;
 /** With `--detailed-exitcode`: an error or a broken change standard. */
 export const EXIT_DETAILED_ERROR = 1;
@@ -51,7 +59,9 @@ export const EXIT_DETAILED_CHANGES = 2;
 const DEFAULT_CONFIG = '.gitops-platform.json';
 
 /**
- * Runs the CLI; returns the exit code. Errors meant for the user are printed without a stack.
+ * Runs the command line as `cdk8s-gitops-platform <argv…>` would (`plan`, `validate`, `status`,
+ * `version`, `--help`), writing to `output`; resolves to the exit code (`EXIT_*`). Errors meant for
+ * the user are printed to `output.stderr` without a stack, and never reject the promise.
  * Everything it prints (the plan's Markdown and JSON, validation findings, errors, progress)
  * passes through the library's one redaction rule: the manifests it reads may hold a credential
  * (a hand edit, an older synthesis), and a CI log must not repeat it.

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  changeRules, checkChange, diffTrees, FREEZE_OVERRIDE_ANNOTATION, maxProductionWaveGrowth, noProductionChangeDuringFreeze,
-} from '../../src/cli';
+import { changeRules, checkChange, FREEZE_OVERRIDE_ANNOTATION, maxProductionWaveGrowth, noProductionChangeDuringFreeze } from '../../src/cli/change-rules';
+import { diffTrees } from '../../src/cli/release-diff';
 import { API, AppSpec, prod, range, tree, withProdWaves } from '../support/cli-fixtures';
 
 describe('change rules', () => {

@@ -2,7 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { PlatformLabels } from '../../src';
-import { diffTrees, loadPair, ManifestSet, renderPlan } from '../../src/cli';
+import { loadPair } from '../../src/cli/manifest-pair';
+import { ManifestSet } from '../../src/cli/manifest-set';
+import { renderPlan } from '../../src/cli/plan-markdown';
+import { diffTrees } from '../../src/cli/release-diff';
 import { API, ARGO, prod, tree, WEB, withProdWaves, writeTree } from '../support/cli-fixtures';
 import { tempDir } from '../support/cli-temp-dirs';
 

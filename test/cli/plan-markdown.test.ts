@@ -1,9 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
-import {
-  activeFreezes, changeRules, checkChange, COMMENT_LIMIT, COMMENT_MARKER, diffTrees, ManifestSet, renderComment, renderPlan, run,
-} from '../../src/cli';
+import { run } from '../../src/cli';
+import { activeFreezes, changeRules, checkChange } from '../../src/cli/change-rules';
+import { ManifestSet } from '../../src/cli/manifest-set';
+import { COMMENT_LIMIT, COMMENT_MARKER, renderComment, renderPlan } from '../../src/cli/plan-markdown';
+import { diffTrees } from '../../src/cli/release-diff';
 import { API, AppSpec, prod, range, recordingIo, tree, WEB, withProdWaves, writeTree } from '../support/cli-fixtures';
 import { ROOT, tempDir } from '../support/cli-temp-dirs';
 

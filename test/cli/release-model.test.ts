@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PlatformLabels } from '../../src';
-import { ManifestSet, readModels } from '../../src/cli';
+import { ManifestSet } from '../../src/cli/manifest-set';
+import { readModels } from '../../src/cli/release-model';
 import { API, CLUSTERS, MANIFESTS, tree, WEB } from '../support/cli-fixtures';
 
 describe('release model', () => {

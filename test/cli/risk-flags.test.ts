@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { diffTrees, ManifestSet, riskFlags, touchedClusters } from '../../src/cli';
+import { ManifestSet } from '../../src/cli/manifest-set';
+import { diffTrees } from '../../src/cli/release-diff';
+import { riskFlags, touchedClusters } from '../../src/cli/risk-flags';
 import { API, AppSpec, ARGO, CLUSTERS, prod, range, tree, WEB, withProdWaves } from '../support/cli-fixtures';
 
 describe('risk flags', () => {

@@ -3,8 +3,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as YAML from 'yaml';
-import { ManifestSet, run } from '../../src/cli';
+import { run } from '../../src/cli';
 import { PLAN, VALIDATE } from '../../src/cli/cli-flags';
+import { ManifestSet } from '../../src/cli/manifest-set';
 import { API, prod, range, recordingIo, tree, WEB, withProdWaves, writeTree } from '../support/cli-fixtures';
 import { ROOT, tempDir } from '../support/cli-temp-dirs';
 

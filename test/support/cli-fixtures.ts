@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { PlatformLabels } from '../../src';
-import { ManifestSet } from '../../src/cli';
+import { ManifestSet } from '../../src/cli/manifest-set';
 
 // Hand-made synthesized trees for the CLI tests: apps shaped like the library's output.
 export const KARGO = 'kargo.akuity.io/v1alpha1';

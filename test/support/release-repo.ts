@@ -6,7 +6,7 @@ import {
   Artifact, ClusterFleet, ClusterOptions, ManifestSource, PlatformApp, PlatformAppProps, PlatformSynthApp, PromotionPipeline, PromotionPipelineProps,
   Versioning,
 } from '../../src';
-import { ManifestSet } from '../../src/cli';
+import { ManifestSet } from '../../src/cli/manifest-set';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
 import { SimulatedFreight } from '../../src/testkit/model/freight';
 import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';

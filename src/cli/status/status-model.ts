@@ -3,9 +3,15 @@ import { RecordedArtifact, RecordedKind } from '../../contracts/release-record';
 // `status --json` (schema: src/cli/status-output.schema.json) and what the Markdown is written
 // from: one document, so the two outputs cannot disagree.
 
-/** `status --json`. */
+/**
+ * What `status --json` prints: what each selected cluster of each app runs according to the
+ * release record (and, with `--live`, the hub). Its JSON Schema ships as
+ * `cdk8s-gitops-platform/cli/status-output.schema.json`.
+ */
 export interface StatusOutput {
+  /** `OUTPUT_SCHEMA_VERSION`: changes only when a field is removed or changes meaning. */
   readonly schemaVersion: number;
+  /** The command that printed the document. */
   readonly command: 'status';
   /** The release repositories read. */
   readonly repositories: RepositoryOutput[];
@@ -13,7 +19,9 @@ export interface StatusOutput {
   readonly query?: QueryOutput;
   /** `--live`: the Kubernetes API read. */
   readonly live?: LiveSource;
+  /** The selected apps, each with its stages, waves and clusters. */
   readonly apps: AppStatus[];
+  /** The counts over every selected cluster. */
   readonly summary: StatusSummary;
 }
 
@@ -51,35 +59,53 @@ export interface ArtifactOutput {
   readonly byDigest?: boolean;
 }
 
+/** One app as its release record shows it. */
 export interface AppStatus {
+  /** The app's name. */
   readonly name: string;
   /** The Kargo Project (the namespace of its Stages). */
   readonly project: string;
+  /** The release repositories its Stages push to. */
   readonly releaseRepos: string[];
+  /** What its releases are made of, as the record names them. */
   readonly artifacts: ArtifactOutput[];
+  /** Its pipeline stages, in plan order. */
   readonly stages: StageStatus[];
+  /** Folders on its release branches for clusters it no longer targets there. */
   readonly orphans: OrphanFolder[];
 }
 
+/** One pipeline stage of an app. */
 export interface StageStatus {
+  /** The stage's name. */
   readonly name: string;
+  /** Whether the stage is production. */
   readonly production: boolean;
+  /** Its waves, in rollout order. */
   readonly waves: WaveStatus[];
 }
 
+/** One wave of a stage. */
 export interface WaveStatus {
+  /** The wave's name (the stage's when it has one wave). */
   readonly name: string;
+  /** Its clusters, each with what it runs. */
   readonly clusters: ClusterStatus[];
 }
 
 /** The release recorded for one cluster of an app, from one Kargo Stage's branch. */
 export interface ClusterStatus {
+  /** The cluster's name. */
   readonly cluster: string;
+  /** The Kargo Stage that renders it. */
   readonly kargoStage: string;
+  /** The release branch it is rendered to. */
   readonly branch: string;
+  /** Its folder on that branch. */
   readonly path: string;
   /** The Argo CD Application that deploys it, and its namespace. */
   readonly application: string;
+  /** The namespace of that Application. */
   readonly applicationNamespace: string;
   /** Whether that Application is in the cluster's own Argo CD, not the hub's. */
   readonly ownArgoCd: boolean;
@@ -101,9 +127,13 @@ export interface ClusterStatus {
   readonly live?: LiveCluster;
 }
 
+/** A release the record names: the Freight a promotion rendered, and when it landed. */
 export interface ReleaseOutput {
+  /** The Freight's name (`Kargo-Freight`). */
   readonly freight: string;
+  /** The Freight's alias (`Kargo-Freight-Alias`), when recorded. */
   readonly freightAlias?: string;
+  /** The Promotion that committed it (`Kargo-Promotion`), when recorded. */
   readonly promotion?: string;
   /** The branch commit (for a merged pull request, the merge). */
   readonly commit: string;
@@ -113,6 +143,7 @@ export interface ReleaseOutput {
   readonly promotedAt: string;
   /** Commits on the branch after it that record no release (made by hand); 0 when it is the head. */
   readonly commitsAfter: number;
+  /** Each artifact's version in that Freight. */
   readonly artifacts: RecordedArtifact[];
   /** `trailers`, or `legacy` for a message of library versions before the trailers. */
   readonly format: 'trailers' | 'legacy';
@@ -135,15 +166,21 @@ export interface OrphanFolder {
   readonly targetedOn: string[];
 }
 
+/** What `--has` or `--lacks` asked, and how many selected clusters answer it. */
 export interface QueryOutput {
+  /** `has` (`--has`) or `lacks` (`--lacks`). */
   readonly mode: 'has' | 'lacks';
   /** As given, e.g. `checkout-api@1.4.2`. */
   readonly release: string;
+  /** The artifact the release names (its label). */
   readonly artifact: string;
+  /** The version asked about. */
   readonly version: string;
   /** Selected clusters of the apps with such an artifact. */
   readonly selected: number;
+  /** How many of them have that version rendered. */
   readonly having: number;
+  /** How many do not (`selected - having`). */
   readonly lacking: number;
   /** Whether every selected cluster has it (the exit code). */
   readonly all: boolean;
@@ -155,13 +192,17 @@ export interface LiveSource {
 }
 
 /** What the hub says about one cluster of an app. */
+/** With `--live`: what the hub says of a cluster's Application and Kargo Stage. */
 export interface LiveCluster {
   /** The Argo CD Application. */
   readonly application: string;
+  /** The Application's namespace. */
   readonly namespace: string;
   /** `found`, `missing` (not on the hub) or `own-argo-cd` (in the cluster's own Argo CD, not readable from the hub). */
   readonly argoCd: 'found' | 'missing' | 'own-argo-cd';
+  /** The Application's sync status (`Synced`, `OutOfSync`, ...), when found. */
   readonly sync?: string;
+  /** The Application's health status (`Healthy`, `Degraded`, ...), when found. */
   readonly health?: string;
   /** The revision Argo CD last synced (deployed). */
   readonly syncedRevision?: string;
