@@ -81,7 +81,8 @@ describe('examples in apps/', () => {
 
     const artifacts = examples.apps.flatMap(a => a.artifacts);
     expect(new Set(artifacts.map(a => a.kind))).toEqual(new Set([ArtifactKind.IMAGE, ArtifactKind.HELM_CHART, ArtifactKind.GIT]));
-    expect(new Set(artifacts.filter(a => a.kind === ArtifactKind.IMAGE).map(a => a.imageOptions.versioning!.strategy))).toEqual(new Set([
+    const imageSubscriptions = charts.flatMap(c => c.objects).filter(o => o.kind === 'Warehouse').flatMap(w => w.spec.subscriptions).filter(x => x.image);
+    expect(new Set(imageSubscriptions.map(x => x.image.imageSelectionStrategy))).toEqual(new Set([
       ImageSelectionStrategy.SEMVER, ImageSelectionStrategy.DIGEST, ImageSelectionStrategy.LEXICAL, ImageSelectionStrategy.NEWEST_BUILD,
     ]));
     const chartUrls = artifacts.filter(a => a.kind === ArtifactKind.HELM_CHART).map(a => a.repoUrl.split(':')[0]);

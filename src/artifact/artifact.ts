@@ -32,7 +32,7 @@ export class Artifact {
    */
   public static image(repoUrl: string, options: ImageArtifactOptions = {}): Artifact {
     const type = imageArtifact(repoUrl, options);
-    return new Artifact(type, type.options, {}, {});
+    return new Artifact(type);
   }
 
   /**
@@ -41,7 +41,7 @@ export class Artifact {
    */
   public static helmChart(repoUrl: string, options: HelmChartArtifactOptions = {}): Artifact {
     const type = chartArtifact(repoUrl, options);
-    return new Artifact(type, {}, type.options, {});
+    return new Artifact(type);
   }
 
   /**
@@ -49,18 +49,12 @@ export class Artifact {
    */
   public static git(repoUrl: string, options: GitArtifactOptions = {}): Artifact {
     const type = gitArtifact(repoUrl, options);
-    return new Artifact(type, {}, {}, type.options);
+    return new Artifact(type);
   }
 
   private constructor(
-    /** What the kind knows about itself. @internal */
-    public readonly _type: ArtifactType,
-    /** Options, for images. */
-    public readonly imageOptions: ImageArtifactOptions,
-    /** Options, for Helm charts. */
-    public readonly chartOptions: HelmChartArtifactOptions,
-    /** Options, for Git repositories. */
-    public readonly gitOptions: GitArtifactOptions) {}
+    /** What the kind knows about itself, its options included (no option bag is public API). @internal */
+    public readonly _type: ArtifactType) {}
 
   /** The kind of artifact. */
   public get kind(): ArtifactKind {

@@ -31,7 +31,7 @@ export class ManifestSource {
    * each cluster's name, region, provider, accelerator and tier are set under `platform.*`.
    */
   public static helm(options: HelmSourceOptions): ManifestSource {
-    return new ManifestSource(helmSource(options), options, undefined);
+    return new ManifestSource(helmSource(options));
   }
 
   /**
@@ -39,16 +39,12 @@ export class ManifestSource {
    * `kustomize-set-image`; each cluster's overlay is built with `kustomize build`.
    */
   public static kustomize(options: KustomizeSourceOptions): ManifestSource {
-    return new ManifestSource(kustomizeSource(options), undefined, options);
+    return new ManifestSource(kustomizeSource(options));
   }
 
   private constructor(
-    /** What the kind knows about itself. @internal */
-    public readonly _type: SourceType,
-    /** Options, for Helm. */
-    public readonly helmOptions: HelmSourceOptions | undefined,
-    /** Options, for Kustomize. */
-    public readonly kustomizeOptions: KustomizeSourceOptions | undefined) {}
+    /** What the kind knows about itself, its options included (no option bag is public API). @internal */
+    public readonly _type: SourceType) {}
 
   /** How the manifests are rendered. */
   public get kind(): ManifestSourceKind {

@@ -23,10 +23,6 @@ describe('artifact and source kinds', () => {
     expect(matches(/\b(ArtifactKind|ManifestSourceKind)\.[A-Z_]+|switch \([^)]*\bkind\)/, rel => rel.startsWith('artifact/') || rel.startsWith('testkit/'))).toEqual([]);
   });
 
-  test('no code outside src/artifact/ reads a kind\'s option bag', () => {
-    expect(matches(/\.(imageOptions|chartOptions|gitOptions|helmOptions|kustomizeOptions)\b/, rel => rel.startsWith('artifact/'))).toEqual([]);
-  });
-
   test('inside src/artifact/ only a kind\'s own file names it', () => {
     const own = ['image-artifact.ts', 'chart-artifact.ts', 'git-artifact.ts', 'helm-source.ts', 'kustomize-source.ts'];
     expect(matches(/\b(ArtifactKind|ManifestSourceKind)\.[A-Z_]+|\bkind (===|!==)/, rel => !rel.startsWith('artifact/') || own.some(f => rel === `artifact/${f}`))).toEqual([]);

@@ -38,10 +38,8 @@ describe('Helm source', () => {
     expect(named.size).toBe(0);
   });
 
-  test('keeps its options for the public read-back and spells the repository without a trailing slash', () => {
+  test('spells the repository without a trailing slash and watches the chart\'s path', () => {
     expect(source.repoUrl).toBe('https://github.com/acme/api.git');
-    expect(source.helmOptions?.path).toBe('chart');
-    expect(source.kustomizeOptions).toBeUndefined();
     expect(source.watchedPaths).toEqual(['chart']);
   });
 });
