@@ -45,7 +45,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // release. A maintainer cuts one by hand (`npx projen release`: bump, changelog, build, every
   // language's package) and publishes with the publish:* tasks or the release workflow; `.ci/run`
   // runs everything up to publishing (.ci/jobs/release). The API is guarded by `compat` (jsii-diff
-  // against the last release, part of compile).
+  // against the last release, part of the release task; below).
   github: true,
   buildWorkflow: true,
   release: true,
@@ -53,7 +53,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   releaseTrigger: ReleaseTrigger.manual({ changelog: true, changelogPath: 'CHANGELOG.md', gitPushCommand: '' }),
   releaseToNpm: true,
   publishTasks: true,
-  compat: true,
+  // not part of compile (compat is spawned by the release task, below): a compile needs no registry
+  compat: false,
   githubOptions: { mergify: false },
   depsUpgrade: false,
   pullRequestTemplate: false,
@@ -187,12 +188,6 @@ for (const lang of ['js', 'python', 'java', 'dotnet', 'go']) project.tasks.tryFi
 project.gitignore.exclude(`/${DEPS}/`, '/examples/*/dist/', '/examples/java/target/', '/examples/python/.venv/');
 project.npmignore?.exclude(`/${DEPS}/`);
 
-// The public API against the last release (jsii-diff, part of compile: `compat: true` above). Every
-// API is experimental until 1.0, and jsii-diff only fails on stable ones by default: --error-on all
-// makes any break fail, unless the maintainer acknowledges it in .compatignore (with a breaking
-// change commit, `feat!:`). API_BASELINE names another baseline (a directory with a .jsii).
-project.tasks.tryFind('compat')!.reset('tsx projenrc/api-compat.ts');
-
 // ---------------------------------------------------------------------------------------------
 // docstring examples: jsii-rosetta translates every `@example` (strict: one that does not compile
 // against rosetta/default.ts-fixture fails the build) into .jsii.tabl.json, which jsii-pacmak reads
@@ -203,6 +198,22 @@ const rosetta = project.addTask('rosetta:extract', {
 project.postCompileTask.spawn(rosetta);
 project.gitignore.exclude('.jsii.tabl.json', '.rosetta-extract/');
 project.npmignore?.exclude('/rosetta/', '.rosetta-extract/');
+
+// ---------------------------------------------------------------------------------------------
+// the public API's guard, `compat` (projen's task, run by our projenrc/api-compat.ts instead of
+// projen's bare `jsii-diff npm:<name>`, which compares with whatever npm calls latest, only warns on
+// experimental APIs, and passes when it cannot download the baseline). jsii-diff against the last
+// release (the newest v<x.y.z> tag), every breaking change an error unless .compatignore accepts
+// it; `--self-check` proves it fails on a removal. Not part of compile (a compile must work
+// without the registry, and CI compiles in several jobs): the release task runs it after its
+// build, before it tags, and CI runs it once, in .ci/jobs/release.
+const compat = project.tasks.tryFind('compat')!;
+compat.reset('tsx projenrc/api-compat.ts', { receiveArgs: true });
+compat.description = 'Fails on a breaking change of the public API since the last release (jsii-diff, .compatignore): compat [<baseline>|--self-check]';
+const releaseTask = project.tasks.tryFind('release')!;
+releaseTask.insertStep(releaseTask.steps.findIndex(step => step.spawn === 'build') + 1, { spawn: compat.name });
+project.gitignore.exclude('.api-compat/');
+project.npmignore?.exclude('.api-compat/', '.compatignore');
 
 // ---------------------------------------------------------------------------------------------
 // imports: generated from the pinned CRDs, never edited by hand, not part of the build
