@@ -2,11 +2,9 @@ import * as fs from 'fs';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import {
-  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PlatformLabels, PromotionPipeline, Requirement,
-  SelectorOperator, Versioning,
+  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, Requirement, SelectorOperator, Versioning,
 } from '../../src';
-import { applicationsUpdatedBy, expandApplicationSet } from '../support/argocd-simulation';
-import { appProps, find, managedAuth, ofKind, synthApp, world } from '../support/fixtures';
+import { appProps, find, managedAuth, synthApp, world } from '../support/fixtures';
 
 describe('PlatformApp', () => {
   test('snapshot', () => {
@@ -36,179 +34,6 @@ describe('PlatformApp', () => {
     for (const o of objects.filter(x => x.apiVersion === 'argoproj.io/v1alpha1')) {
       expect(o.metadata.namespace).toBe(o.kind === 'AnalysisTemplate' ? 'api' : 'argocd');
     }
-  });
-
-  test('the ProjectConfig enables auto-promotion exactly for the automatic stages', () => {
-    const { objects } = synthApp();
-    expect(find(objects, 'ProjectConfig', 'api').spec.promotionPolicies).toEqual([
-      { stageSelector: { name: 'dev' }, autoPromotionEnabled: true },
-      { stageSelector: { name: 'staging' }, autoPromotionEnabled: true },
-    ]);
-  });
-
-  test('the Warehouse subscribes to the image and to the source repository path', () => {
-    const { objects } = synthApp();
-    expect(find(objects, 'Warehouse', 'api').spec.subscriptions).toEqual([
-      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer', constraint: '^1.0.0' } },
-      { git: { repoURL: 'https://github.com/acme/api.git', commitSelectionStrategy: 'NewestFromBranch', branch: 'main', includePaths: ['chart'] } },
-    ]);
-  });
-
-  test('stages chain dev -> staging -> prod waves; the soak before each prod wave is waited in the verification before it', () => {
-    const { objects } = synthApp();
-    const stage = (name: string) => find(objects, 'Stage', name);
-    const sources = (name: string) => stage(name).spec.requestedFreight[0].sources;
-    expect(sources('dev')).toEqual({ direct: true });
-    expect(sources('staging')).toEqual({ stages: ['dev'] });
-    expect(sources('prod-canary')).toEqual({ stages: ['staging'] });
-    expect(sources('prod-broad')).toEqual({ stages: ['prod-canary'] });
-    expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).metadata.annotations['gitops-platform.io/soak'])).toEqual([undefined, undefined, '30m', '30m']);
-    expect(['dev', 'staging', 'prod-canary', 'prod-broad'].map(s => stage(s).spec.verification?.analysisTemplates))
-      .toEqual([undefined, [{ kind: 'AnalysisTemplate', name: 'staging-verification' }], [{ kind: 'AnalysisTemplate', name: 'prod-canary-verification' }], undefined]);
-    const soak = find(objects, 'AnalysisTemplate', 'staging-verification').spec;
-    expect(soak.dryRun).toEqual([{ metricName: '^soak$' }]);
-    expect(soak.metrics.map((m: any) => [m.name, m.initialDelay, m.count, m.provider.job.spec.template.spec.containers[0].command]))
-      .toEqual([['soak', '30m', 1, ['node', '-e', '']]]);
-  });
-
-  test('stage steps: clone, clear, render every cluster of the wave, commit, push, argocd-update', () => {
-    const { objects } = synthApp();
-    const steps = find(objects, 'Stage', 'prod-canary').spec.promotionTemplate.spec.steps;
-    expect(steps.map((s: any) => s.uses ?? `task:${s.task.name}`)).toEqual([
-      'git-clone', 'git-clone', 'git-clear', 'task:render-cluster', 'task:render-cluster', 'git-commit', 'git-push', 'argocd-update',
-    ]);
-    expect(steps.map((s: any) => s.as)).toEqual([
-      'clone-source', 'clone-release', 'clear', 'render-aws-prod-cpu-1', 'render-gcp-prod-h100-1', 'commit', 'push', 'sync',
-    ]);
-    expect(steps[1].config.checkout).toEqual([{ branch: 'rendered/api/prod-canary', create: true, path: './out' }]);
-    expect(steps[3].vars).toEqual([
-      { name: 'stage', value: 'prod' }, { name: 'cluster', value: 'aws-prod-cpu-1' }, { name: 'region', value: 'us-east-1' },
-      { name: 'provider', value: 'aws' }, { name: 'accelerator', value: 'none' }, { name: 'tier', value: 'prod' },
-      { name: 'kubeVersion', value: '1.31' },
-    ]);
-    expect(steps[7].config).toEqual({
-      apps: [{
-        namespace: 'argocd',
-        selector: { matchLabels: { [PlatformLabels.APP]: 'api', [PlatformLabels.PIPELINE_STAGE]: 'prod', [PlatformLabels.STAGE]: 'prod-canary' } },
-        sources: [{ repoURL: 'https://github.com/acme/releases.git', desiredRevision: '${{ quote(outputs[\'push\'].commit) }}' }],
-      }],
-    });
-  });
-
-  test('the source and the release repository are cloned once when they are the same repository', () => {
-    const { objects } = synthApp(() => ({ releaseRepo: 'https://github.com/acme/api.git' }));
-    const steps = find(objects, 'Stage', 'dev').spec.promotionTemplate.spec.steps;
-    expect(steps[0]).toMatchObject({ uses: 'git-clone', as: 'clone', config: { repoURL: 'https://github.com/acme/api.git' } });
-    expect(steps[0].config.checkout).toHaveLength(2);
-    expect(steps[1].uses).toBe('git-clear');
-  });
-
-  test('the render task renders one cluster with helm, injecting the image tag from Freight', () => {
-    const { objects } = synthApp();
-    const task = find(objects, 'PromotionTask', 'render-cluster');
-    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier', 'kubeVersion']);
-    expect(task.spec.steps).toHaveLength(1);
-    expect(task.spec.steps[0].uses).toBe('helm-template');
-    expect(task.spec.steps[0].config).toMatchObject({
-      path: './src/chart',
-      outPath: './out/${{ vars.cluster }}/manifests.yaml',
-      releaseName: 'api',
-      namespace: 'api',
-      valuesFiles: ['./src/chart/values-${{ vars.stage }}.yaml'],
-    });
-    expect(task.spec.steps[0].config.setValues.slice(0, 2)).toEqual([
-      { key: 'image.repository', value: 'ghcr.io/acme/api', literal: true },
-      { key: 'image.tag', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}', literal: true },
-    ]);
-  });
-
-  test('one generator per wave lists exactly the wave\'s clusters and carries its Stage, branch and authorized stage; the template renders them', () => {
-    const { objects } = synthApp();
-    const appSet = find(objects, 'ApplicationSet', 'api');
-    const selector = (clusters: string[]) => ({ matchExpressions: [{ key: PlatformLabels.CLUSTER, operator: 'In', values: clusters }] });
-    const values = (stage: string, kargoStage: string) => ({
-      pipelineStage: stage, kargoStage, releaseBranch: `rendered/api/${kargoStage}`, authorizedStage: `api:${kargoStage}`,
-    });
-    expect(appSet.spec.generators).toEqual([
-      { clusters: { selector: selector(['aws-dev-cpu', 'gcp-dev-h100']), values: values('dev', 'dev') } },
-      { clusters: { selector: selector(['aws-stg-cpu', 'gcp-stg-h100']), values: values('staging', 'staging') } },
-      { clusters: { selector: selector(['aws-prod-cpu-1', 'gcp-prod-h100-1']), values: values('prod', 'prod-canary') } },
-      { clusters: { selector: selector(['aws-prod-cpu-2', 'gcp-prod-h100-2']), values: values('prod', 'prod-broad') } },
-    ]);
-    expect(appSet.spec.template.metadata.annotations['kargo.akuity.io/authorized-stage']).toBe('{{ .values.authorizedStage }}');
-    expect(appSet.spec.template.metadata.labels).toEqual({
-      [PlatformLabels.APP]: 'api',
-      [PlatformLabels.PIPELINE_STAGE]: '{{ .values.pipelineStage }}',
-      [PlatformLabels.STAGE]: '{{ .values.kargoStage }}',
-      [PlatformLabels.CLUSTER]: '{{ .name }}',
-    });
-    expect(appSet.spec.template.spec.source).toEqual({ repoURL: 'https://github.com/acme/releases.git', targetRevision: '{{ .values.releaseBranch }}', path: '{{ .name }}' });
-    expect(appSet.spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: true });
-  });
-
-  test('every Stage updates exactly the Applications of its wave, and each authorizes it', () => {
-    const { objects, world: w, app } = synthApp();
-    const secrets = Testing.synth(w.fleet);
-    const applications = ofKind(objects, 'ApplicationSet').flatMap(a => expandApplicationSet(a, secrets));
-    for (const stage of app.plan.stages) {
-      for (const wave of stage.waves) {
-        const updated = applicationsUpdatedBy(find(objects, 'Stage', wave.kargoStage), applications);
-        expect(updated.map(u => u.app.destination.name).sort()).toEqual(wave.clusters);
-        expect(updated.every(u => u.authorized)).toBe(true);
-        expect(updated.every(u => u.app.appSet === wave.applicationSet)).toBe(true);
-      }
-    }
-    expect(applications.map(a => a.name).sort()).toEqual(app.plan.clusters.map(c => `api-${c}`));
-  });
-
-  test('gated stages get Kargo RBAC: the owner groups may promote into exactly that stage\'s Kargo Stages', () => {
-    const { objects } = synthApp(() => ({ owner: { team: 'payments', contact: '#payments', groups: ['payments-leads', 'sre'] } }));
-    expect(find(objects, 'ServiceAccount', 'promoter-prod').metadata.annotations).toEqual({
-      'rbac.kargo.akuity.io/claims': '{"groups":["payments-leads","sre"]}',
-    });
-    const promote = find(objects, 'Role', 'promoter-prod').rules.filter((r: any) => r.verbs.includes('promote'));
-    expect(promote).toEqual([
-      { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-canary'], verbs: ['promote'] },
-      { apiGroups: ['kargo.akuity.io'], resources: ['stages'], resourceNames: ['prod-broad'], verbs: ['promote'] },
-    ]);
-    // promoters see the verification they wait on (the AnalysisRuns Kargo starts)
-    expect(find(objects, 'Role', 'promoter-prod').rules).toContainEqual({ apiGroups: ['argoproj.io'], resources: ['analysisruns'], verbs: ['get', 'list', 'watch'] });
-    expect(find(objects, 'RoleBinding', 'promoter-prod')).toMatchObject({
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'promoter-prod' },
-      subjects: [{ kind: 'ServiceAccount', name: 'promoter-prod', namespace: 'api' }],
-    });
-    // automatic stages need no promoters
-    expect(objects.filter(o => o.kind === 'Role').map(o => o.metadata.name)).toEqual(['promoter-prod']);
-  });
-
-  test('the AppProject allows only the release repository and the app\'s clusters and namespace', () => {
-    const { objects } = synthApp(() => ({ targets: ClusterSelector.accelerator(Accelerator.NVIDIA_H100), namespace: 'payments' }));
-    const project = find(objects, 'AppProject', 'api');
-    expect(project.spec.sourceRepos).toEqual(['https://github.com/acme/releases.git']);
-    expect(project.spec.destinations).toEqual([
-      { name: 'gcp-dev-h100', server: 'https://10.0.0.2', namespace: 'payments' },
-      { name: 'gcp-prod-h100-1', server: 'https://10.0.0.7', namespace: 'payments' },
-      { name: 'gcp-prod-h100-2', server: 'https://10.0.0.8', namespace: 'payments' },
-      { name: 'gcp-stg-h100', server: 'https://10.0.0.4', namespace: 'payments' },
-    ]);
-    // CreateNamespace=true: the project permits exactly the Namespace its Applications create
-    expect(project.spec.clusterResourceWhitelist).toEqual([{ group: '', kind: 'Namespace', name: 'payments' }]);
-    expect(JSON.stringify(project)).not.toContain('"*"');
-  });
-
-  test('targets narrow every stage to matching clusters', () => {
-    const { app } = synthApp(() => ({ targets: ClusterSelector.accelerator(Accelerator.NVIDIA_H100) }));
-    expect(app.plan.stages.map(s => [s.name, s.waves.map(w => w.clusters)])).toEqual([
-      ['dev', [['gcp-dev-h100']]],
-      ['staging', [['gcp-stg-h100']]],
-      ['prod', [['gcp-prod-h100-1'], ['gcp-prod-h100-2']]],
-    ]);
-  });
-
-  test('requirements place the app only where they hold', () => {
-    const { app } = synthApp(() => ({ requires: [Requirement.minKubernetesVersion('1.31')] }));
-    expect(app.plan.clusters).not.toContain('gcp-dev-h100');
-    expect(app.plan.clusters).toContain('aws-dev-cpu');
   });
 
   test('two charts of one classic Helm repository are two subscriptions; the same chart twice is refused', () => {
@@ -290,40 +115,6 @@ describe('PlatformApp', () => {
       expect(() => new PlatformApp(w.app, 'api', appProps(w, {
         appName: 'API', releaseRepo: 'ftp://x', artifacts: [Artifact.image('ghcr.io/acme/api:latest')],
       }))).toThrow(/PlatformApp 'API': 3 problems\n {2}- appName[^\n]*\n {2}- releaseRepo[^\n]*\n {2}- artifacts\[0\]/);
-    });
-
-    test('fails if two apps have the same name', () => {
-      const w = world();
-      new PlatformApp(w.app, 'api', appProps(w));
-      expect(() => new PlatformApp(w.app, 'api-2', appProps(w, { appName: 'api' })))
-        .toThrow(/^PlatformApp 'api': appName is already used by PlatformApp 'api' \(construct api\), got "api"; give every app a unique name$/);
-    });
-
-    test('fails if the derived names of two apps collide', () => {
-      const w = world();
-      const other = new PromotionPipeline(w.app, 'other', { stages: [{ name: 'canary', clusters: ClusterSelector.all(), namespace: '{app}-{stage}' }] });
-      new PlatformApp(w.app, 'api', appProps(w, { pipeline: other }));
-      expect(() => new PlatformApp(w.app, 'api-canary', appProps(w)))
-        .toThrow(/argocd ApplicationSet name is already used by PlatformApp 'api' \(construct api\), got "api-canary"; give the apps distinct names/);
-    });
-
-    test('fails if a pipeline stage selects no cluster of the fleet', () => {
-      const w = world();
-      w.pipeline.addStage({ name: 'dr', clusters: ClusterSelector.matchLabels({ role: 'disaster-recovery' }) });
-      expect(() => new PlatformApp(w.app, 'api', appProps(w)))
-        .toThrow(/pipeline 'standard': stage "dr" selector selects no cluster of fleet 'fleet', got role=disaster-recovery; fix the stage's selector/);
-    });
-
-    test('fails if two stages select the same cluster', () => {
-      const w = world();
-      w.pipeline.addStage({ name: 'gpu', clusters: ClusterSelector.accelerator(Accelerator.NVIDIA_H100) });
-      expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(/cluster "gcp-dev-h100" is selected by both stage "dev" and stage "gpu"/);
-    });
-
-    test('fails if a wave name makes an invalid Kargo Stage name', () => {
-      const w = world();
-      w.pipeline.addStage({ name: 'x'.repeat(60), clusters: ClusterSelector.matchLabels({ nothing: 'here' }) });
-      expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(/selects no cluster/);
     });
 
     test('fails at synth if clusters were added to the fleet after the app was planned', () => {

@@ -136,13 +136,6 @@ describe('Argo CD topologies', () => {
       .toThrow(/stage "dev-gcp-dev-h100" Kargo Stage name is also the Kargo Stage name of stage "dev" \(cluster "gcp-dev-h100"\), got "dev-gcp-dev-h100"/);
   });
 
-  test('fails if an app id is taken by the fleet\'s chart', () => {
-    const app = Testing.app();
-    const fleet = new ClusterFleet(app, 'fleet', { clusters: SMALL_FLEET });
-    expect(() => new PlatformApp(app, 'fleet', appProps({ app, fleet, pipeline: standardPipeline(app) })))
-      .toThrow(/^PlatformApp 'fleet': construct id is already the output chart of ClusterFleet 'fleet', got "fleet"; give it an id no other chart uses$/);
-  });
-
   test('fails if another app is named like the chart of a cluster with its own Argo CD (<app>--<cluster>)', () => {
     const clusters = halfMigrated(['gcp-dev-h100']);
     // the other app first: api's chart for gcp-dev-h100 would take its id

@@ -3,13 +3,13 @@ import * as path from 'path';
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import YAML from 'yaml';
-import { Approval, Artifact, ClusterSelector, PromotionPipeline, Tier, Versioning, Waves } from '../../src';
+import { Approval, Artifact, ClusterSelector, PlatformLabels, PromotionPipeline, Tier, Versioning, Waves } from '../../src';
 import { goProblem } from '../../src/util/go-parsers';
 import { MetricOutcome } from '../../src/verification';
 import { metricConditionProblem } from '../../src/verification/metric-condition';
 import { guardedConditions } from '../../src/verification/metric-outcome';
 import { define } from '../support/define-app';
-import { find, ofKind } from '../support/fixtures';
+import { find, ofKind, synthApp } from '../support/fixtures';
 
 const MANIFESTS = path.join(__dirname, '..', '..', 'manifests');
 
@@ -112,5 +112,58 @@ describe('expressions the library writes', () => {
         }
       }
     }
+  });
+});
+
+describe('stageSteps and renderTaskSteps', () => {
+  test('stage steps: clone, clear, render every cluster of the wave, commit, push, argocd-update', () => {
+    const { objects } = synthApp();
+    const steps = find(objects, 'Stage', 'prod-canary').spec.promotionTemplate.spec.steps;
+    expect(steps.map((s: any) => s.uses ?? `task:${s.task.name}`)).toEqual([
+      'git-clone', 'git-clone', 'git-clear', 'task:render-cluster', 'task:render-cluster', 'git-commit', 'git-push', 'argocd-update',
+    ]);
+    expect(steps.map((s: any) => s.as)).toEqual([
+      'clone-source', 'clone-release', 'clear', 'render-aws-prod-cpu-1', 'render-gcp-prod-h100-1', 'commit', 'push', 'sync',
+    ]);
+    expect(steps[1].config.checkout).toEqual([{ branch: 'rendered/api/prod-canary', create: true, path: './out' }]);
+    expect(steps[3].vars).toEqual([
+      { name: 'stage', value: 'prod' }, { name: 'cluster', value: 'aws-prod-cpu-1' }, { name: 'region', value: 'us-east-1' },
+      { name: 'provider', value: 'aws' }, { name: 'accelerator', value: 'none' }, { name: 'tier', value: 'prod' },
+      { name: 'kubeVersion', value: '1.31' },
+    ]);
+    expect(steps[7].config).toEqual({
+      apps: [{
+        namespace: 'argocd',
+        selector: { matchLabels: { [PlatformLabels.APP]: 'api', [PlatformLabels.PIPELINE_STAGE]: 'prod', [PlatformLabels.STAGE]: 'prod-canary' } },
+        sources: [{ repoURL: 'https://github.com/acme/releases.git', desiredRevision: '${{ quote(outputs[\'push\'].commit) }}' }],
+      }],
+    });
+  });
+
+  test('the source and the release repository are cloned once when they are the same repository', () => {
+    const { objects } = synthApp(() => ({ releaseRepo: 'https://github.com/acme/api.git' }));
+    const steps = find(objects, 'Stage', 'dev').spec.promotionTemplate.spec.steps;
+    expect(steps[0]).toMatchObject({ uses: 'git-clone', as: 'clone', config: { repoURL: 'https://github.com/acme/api.git' } });
+    expect(steps[0].config.checkout).toHaveLength(2);
+    expect(steps[1].uses).toBe('git-clear');
+  });
+
+  test('the render task renders one cluster with helm, injecting the image tag from Freight', () => {
+    const { objects } = synthApp();
+    const task = find(objects, 'PromotionTask', 'render-cluster');
+    expect(task.spec.vars.map((v: any) => v.name)).toEqual(['stage', 'cluster', 'region', 'provider', 'accelerator', 'tier', 'kubeVersion']);
+    expect(task.spec.steps).toHaveLength(1);
+    expect(task.spec.steps[0].uses).toBe('helm-template');
+    expect(task.spec.steps[0].config).toMatchObject({
+      path: './src/chart',
+      outPath: './out/${{ vars.cluster }}/manifests.yaml',
+      releaseName: 'api',
+      namespace: 'api',
+      valuesFiles: ['./src/chart/values-${{ vars.stage }}.yaml'],
+    });
+    expect(task.spec.steps[0].config.setValues.slice(0, 2)).toEqual([
+      { key: 'image.repository', value: 'ghcr.io/acme/api', literal: true },
+      { key: 'image.tag', value: '${{ quote(imageFrom(\'ghcr.io/acme/api\').Tag) }}', literal: true },
+    ]);
   });
 });
