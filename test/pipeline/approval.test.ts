@@ -41,3 +41,10 @@ describe('promotion by pull request', () => {
     expect(find(objects, 'ServiceAccount', 'promoter-prod').metadata.annotations['rbac.kargo.akuity.io/claims']).toBe('{"groups":["change-board"]}');
   });
 });
+
+describe('Approval', () => {
+  test('pull request approval opens the pull request automatically by default', () => {
+    expect(Approval.pullRequest().autoPromote).toBe(true);
+    expect(Approval.pullRequest({ openAutomatically: false }).autoPromote).toBe(false);
+  });
+});

@@ -2,8 +2,7 @@ import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { defineExamples } from '../../apps';
 import {
-  Approval, ApprovalKind, CloudProvider, ClusterFleet, ClusterSelector, FanOut, Join, JoinKind, PlatformApp, PromotionPipeline,
-  SelectorOperator, Tier, Verification, Waves,
+  Approval, ApprovalKind, ClusterSelector, FanOut, JoinKind, PromotionPipeline, SelectorOperator, Tier, Verification, Waves,
 } from '../../src';
 import { simulateControllers } from '../../src/testkit';
 import { modelApplications } from '../../src/testkit/model/argocd-applications';
@@ -12,7 +11,6 @@ import { GitWorld, WorkDir } from '../../src/testkit/model/git-world';
 import { StepEnv } from '../../src/testkit/model/kargo-steps';
 import { inflateSteps, runPromotion } from '../../src/testkit/model/promotion-runner';
 import { HostLanguage } from '../../src/util/host-language';
-import { appProps, managedAuth } from '../support/fixtures';
 import { modelInput, unexpectedFindings } from '../support/known-controller-problems';
 
 describe('PromotionPipeline', () => {
@@ -25,11 +23,6 @@ describe('PromotionPipeline', () => {
     expect(prod.approval.kind).toBe(ApprovalKind.MANUAL);
     expect(prod.approval.gated).toBe(true);
     expect(pipeline.stages[0].approval.autoPromote).toBe(true);
-  });
-
-  test('pull request approval opens the pull request automatically by default', () => {
-    expect(Approval.pullRequest().autoPromote).toBe(true);
-    expect(Approval.pullRequest({ openAutomatically: false }).autoPromote).toBe(false);
   });
 
   test('fails if a stage name is used twice', () => {
@@ -53,18 +46,6 @@ describe('PromotionPipeline', () => {
     })).toThrow(/PromotionPipeline 'p': stage "prod" clusters: selector requirement "ring In" needs at least one value/);
   });
 
-  test('fails if waves are invalid', () => {
-    expect(() => new PromotionPipeline(Testing.app(), 'p', {
-      stages: [{ name: 'prod', clusters: ClusterSelector.all(), waves: Waves.byPercentage([50, 20]) }],
-    })).toThrow(/stage "prod" waves: Waves.byPercentage\(\) needs increasing percentages in \(0, 100\], got \[50,20\]/);
-    expect(() => new PromotionPipeline(Testing.app(), 'p', {
-      stages: [{ name: 'prod', clusters: ClusterSelector.all(), waves: Waves.byPercentage([10, 50]) }],
-    })).toThrow(/must end at 100/);
-    expect(() => new PromotionPipeline(Testing.app(), 'p', {
-      stages: [{ name: 'prod', clusters: ClusterSelector.all(), waves: Waves.byLabel('ring', ['a', 'a']) }],
-    })).toThrow(/Waves.byLabel\("ring"\) values must be unique, but name "a" twice, got \["a","a"\]/);
-  });
-
   test('fails if a stage is wrong, naming the fields and calls as a Python or Go program writes them', () => {
     const pipeline = (stage: object) => () => new PromotionPipeline(Testing.app(), 'p', { stages: [stage as never] });
     expect(() => HostLanguage.using(HostLanguage.PYTHON, pipeline({ name: 'prod', clusters: 'prod' }))).toThrow(
@@ -76,18 +57,6 @@ describe('PromotionPipeline', () => {
     const app = Testing.app();
     new PromotionPipeline(app, 'empty');
     expect(() => HostLanguage.using(HostLanguage.PYTHON, () => app.synth())).toThrow(/pipeline stages must not be empty, got \[\]; add one with add_stage\(\)/);
-  });
-
-  test.each([
-    [HostLanguage.TYPESCRIPT, 'freezes[0]', "new DeployFreeze({ reason, schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)) })"],
-    [HostLanguage.PYTHON, 'freezes[0]', 'DeployFreeze(reason=..., schedule=FreezeSchedule.cron("0 0 20 12 *", Duration.days(14)))'],
-    [HostLanguage.JAVA, 'freezes[0]', 'new DeployFreeze(DeployFreezeProps.builder().reason(...).schedule(FreezeSchedule.cron("0 0 20 12 *", Duration.days(14))).build())'],
-    [HostLanguage.GO, 'Freezes[0]', 'NewDeployFreeze(&DeployFreezeProps{Reason: ..., Schedule: FreezeSchedule_Cron(jsii.String("0 0 20 12 *"), Duration_Days(jsii.Number(14)))})'],
-    [HostLanguage.DOTNET, 'Freezes[0]', 'new DeployFreeze(new DeployFreezeProps { Reason = ..., Schedule = FreezeSchedule.Cron("0 0 20 12 *", Duration.Days(14)) })'],
-  ])('fails if a stage freeze is not a DeployFreeze, naming the field and the constructor in %s', (language, name, fix) => {
-    const stage = { name: 'prod', clusters: ClusterSelector.all(), freezes: [{ reason: 'x' } as never] };
-    expect(() => HostLanguage.using(language, () => new PromotionPipeline(Testing.app(), 'p', { stages: [stage] })))
-      .toThrow(`PromotionPipeline 'p': stage "prod" ${name} must be a DeployFreeze, got {"reason":"x"}; use ${fix}`);
   });
 
   test('fails if a control-flow stage has waves, or a wave factory gets no values, naming them as Python and Go do', () => {
@@ -312,65 +281,4 @@ describe('promotion graph: validation', () => {
     expect(() => pipelineWith([{ name: 'gate', fanOut: FanOut.byLabel('region') }])).toThrow(/stage "gate" fanOut is set on a control-flow stage/);
   });
 
-  test('fan-out groups must place every cluster exactly once', () => {
-    const app = Testing.app();
-    const fleet = new ClusterFleet(app, 'fleet', {
-      clusters: ['a', 'b', 'c'].map(n => ({
-        name: `prod-${n}`,
-        server: `https://${n}.example.com`,
-        provider: CloudProvider.AWS,
-        region: `r-${n}`,
-        tier: Tier.PROD,
-        auth: managedAuth(CloudProvider.AWS, `prod-${n}`),
-      })),
-    });
-    const pipeline = new PromotionPipeline(app, 'p', {
-      stages: [{
-        name: 'prod',
-        clusters: ClusterSelector.tier(Tier.PROD),
-        approval: Approval.automatic(),
-        soak: Duration.hours(1),
-        fanOut: FanOut.groups({ west: ClusterSelector.region('r-a'), east: ClusterSelector.region('r-b') }),
-      }],
-    });
-    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)))
-      .toThrow(/stage "prod" fan-out cluster "prod-c" must be in exactly one group, got no group; make the FanOut.groups\(\) selectors cover every cluster/);
-  });
-
-  test('FanOut.byLabel(): one branch per value, waves inside each branch, the next stage joins every branch', () => {
-    const app = Testing.app();
-    const fleet = new ClusterFleet(app, 'fleet', {
-      clusters: ['a1', 'a2', 'b1', 'b2', 'dr'].map(n => ({
-        name: `c-${n}`,
-        server: `https://${n}.example.com`,
-        provider: CloudProvider.AWS,
-        region: n.startsWith('a') ? 'west' : 'east',
-        tier: n === 'dr' ? Tier.STAGING : Tier.PROD,
-        kubernetesVersion: '1.31',
-        auth: managedAuth(CloudProvider.AWS, `c-${n}`),
-      })),
-    });
-    const pipeline = new PromotionPipeline(app, 'p', {
-      stages: [
-        {
-          name: 'prod',
-          clusters: ClusterSelector.tier(Tier.PROD),
-          approval: Approval.automatic(),
-          fanOut: FanOut.byLabel('gitops-platform.io/region'),
-          waves: Waves.byCount(2),
-        },
-        { name: 'dr', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic() },
-      ],
-    });
-    const plan = new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any)).plan;
-    expect(plan.stages.flatMap(s => s.waves.map(w => `${w.kargoStage}<${w.upstreams.join('+')}`))).toEqual([
-      'prod-east-w1<', 'prod-east-w2<prod-east-w1', 'prod-west-w1<', 'prod-west-w2<prod-west-w1', 'dr<prod-east-w2+prod-west-w2',
-    ]);
-    expect(plan.stages[1].waves[0].join).toBeUndefined(); // all: Freight verified in both regions
-  });
-
-  test('Join.anyOf() only changes a stage with several upstream Kargo Stages', () => {
-    expect(Join.anyOf().kind).toBe(JoinKind.ANY_OF);
-    expect(Join.all().kind).toBe(JoinKind.ALL);
-  });
 });

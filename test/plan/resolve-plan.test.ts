@@ -1,6 +1,8 @@
+import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { Accelerator, ClusterSelector, PlatformApp } from '../../src';
+import { Accelerator, Approval, ClusterFleet, ClusterSelector, PlatformApp, PromotionPipeline, Tier, Waves } from '../../src';
 import { appProps, errorOf, synthApp, world } from '../support/fixtures';
+import { prodFleet, prodPlan } from '../support/prod-fleet';
 
 describe('resolveReleasePlan', () => {
   test('targets narrow every stage to matching clusters', () => {
@@ -29,6 +31,44 @@ describe('resolveReleasePlan', () => {
     const w = world();
     w.pipeline.addStage({ name: 'x'.repeat(60), clusters: ClusterSelector.matchLabels({ nothing: 'here' }) });
     expect(() => new PlatformApp(w.app, 'api', appProps(w))).toThrow(/selects no cluster/);
+  });
+});
+
+describe('resolveReleasePlan: waves', () => {
+  test('a single wave keeps the stage name and takes Freight from the previous stage', () => {
+    const p = prodPlan(3, Waves.single());
+    expect(p.stages[1].waves).toEqual([{
+      name: 'prod',
+      kargoStage: 'prod',
+      upstreams: ['dev'],
+      soak: '2h',
+      earliestSeconds: 7200,
+      clusters: ['prod-01', 'prod-02', 'prod-03'],
+      applications: ['api-prod-01', 'api-prod-02', 'api-prod-03'],
+      releaseBranch: 'rendered/api/prod',
+      applicationSet: 'api',
+      argoCd: 'central',
+      argoCdNamespace: 'argocd',
+      kargoShard: undefined,
+    }]);
+    expect(p.stages[0].waves[0].upstreams).toEqual([]);
+    expect(p.stages[0].waves[0].soak).toBeUndefined();
+    // prod's soak is waited in dev's verification
+    expect(p.stages[0].waves[0].verificationSoak).toBe('2h');
+  });
+
+  test('fails if a stage is named like the Kargo Stage of another stage\'s wave', () => {
+    const app = Testing.app();
+    const fleet = new ClusterFleet(app, 'fleet', { clusters: prodFleet(4) });
+    const pipeline = new PromotionPipeline(app, 'p', {
+      stages: [
+        { name: 'prod-w1', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+        { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), waves: Waves.byCount(2) },
+      ],
+    });
+    // both would be Kargo Stage "prod-w1", with one release branch and one ApplicationSet
+    expect(() => new PlatformApp(app, 'api', appProps({ app, fleet, pipeline } as any))).toThrow(
+      /^PlatformApp 'api': stage "prod" wave "w1" Kargo Stage name is also the Kargo Stage name of stage "prod-w1", got "prod-w1"; each stage, wave and cluster with its own Argo CD needs its own Kargo Stage/);
   });
 });
 
