@@ -8,14 +8,8 @@ import {
 } from '../../src';
 import { run } from '../../src/cli';
 import { ManifestValidator } from '../../src/testkit';
-import { appProps, errorOf, find, managedAuth, ofKind, SMALL_FLEET, standardPipeline, synthApp, world } from '../support/fixtures';
-
-const yearEnd = (props: Partial<ConstructorParameters<typeof DeployFreeze>[0]> = {}) => new DeployFreeze({
-  reason: 'year-end freeze',
-  schedule: FreezeSchedule.cron('0 0 20 12 *', Duration.days(14)),
-  stages: ['prod'],
-  ...props,
-});
+import { appProps, errorOf, find, managedAuth, SMALL_FLEET, standardPipeline, synthApp, world } from '../support/fixtures';
+import { PROD_APPS, yearEnd } from '../support/freezes';
 
 /** The error of a pipeline holding `freeze`: a freeze's problems are reported by whoever holds it. */
 const held = (freeze: DeployFreeze) => errorOf(() => standardPipeline(Testing.app(), { freezes: [freeze] }));
@@ -24,8 +18,6 @@ const withOverride = (override: FreezeOverride) => errorOf(() => {
   const w = world();
   new PlatformApp(w.app, 'api', appProps(w, { freezeOverride: override }));
 });
-
-const PROD_APPS = ['api-aws-prod-cpu-1', 'api-aws-prod-cpu-2', 'api-gcp-prod-h100-1', 'api-gcp-prod-h100-2'];
 
 describe('DeployFreeze', () => {
   test('a pipeline freeze on prod becomes one deny window on the AppProject, scoped to the prod Applications', () => {
@@ -60,39 +52,6 @@ describe('DeployFreeze', () => {
     expect(find(objects, 'AppProject', 'api').spec.syncWindows).toBeUndefined();
     const timeouts = [...JSON.stringify(objects).matchAll(/"retry":\{"timeout":"([^"]+)"\}/g)].map(m => m[1]);
     expect(new Set(timeouts)).toEqual(new Set(['30m']));
-  });
-
-  test('stage and app freezes; a shared freeze counts once; per-cluster AppProjects get only their own Application', () => {
-    const training = new DeployFreeze({ reason: 'training', schedule: FreezeSchedule.cron('0 22 * * 5', Duration.hours(56)), allowManualSync: true });
-    const fleet = SMALL_FLEET.map(c => c.name === 'aws-prod-cpu-2' ? { ...c, argoCd: { kind: 'per-cluster' } as any } : c);
-    const app = Testing.app();
-    const f = new ClusterFleet(app, 'fleet', { clusters: fleet });
-    const shared = yearEnd({ stages: undefined });
-    const pipeline = standardPipeline(app, { freezes: [shared] });
-    const a = new PlatformApp(app, 'api', { ...appProps({ app, fleet: f, pipeline }), freezes: [shared, training] });
-    expect(a.plan.stages.map(s => s.freezes.map(x => `${x.origin}:${x.reason}`))).toEqual([
-      ['pipeline:year-end freeze', 'app:training'], ['pipeline:year-end freeze', 'app:training'], ['pipeline:year-end freeze', 'app:training'],
-    ]);
-    const all = Testing.synth(a).concat(...app.charts.filter(c => c !== a).map(c => c.toJson()));
-    const projects = ofKind(all, 'AppProject');
-    const perCluster = projects.filter(p => p.spec.destinations[0].server === 'https://kubernetes.default.svc');
-    expect(perCluster.map(p => p.spec.syncWindows.map((x: any) => x.applications))).toEqual([[['api-aws-prod-cpu-2'], ['api-aws-prod-cpu-2']]]);
-    const central = projects.find(p => p.spec.destinations[0].server !== 'https://kubernetes.default.svc')!;
-    expect(central.spec.syncWindows.map((x: any) => [x.description, x.manualSync, x.applications.length])).toEqual([
-      ['year-end freeze', false, 7], ['training', true, 7],
-    ]);
-  });
-
-  test('freezes sharing schedule and duration become one window (Argo CD keeps one per kind, schedule, duration)', () => {
-    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
-    const twin = yearEnd({ reason: 'audit', allowManualSync: true });
-    const objects = Testing.synth(new PlatformApp(w.app, 'api', appProps(w, { freezes: [twin] })));
-    expect(find(objects, 'AppProject', 'api').spec.syncWindows).toEqual([expect.objectContaining({
-      description: 'year-end freeze; audit', manualSync: false, applications: PROD_APPS,
-    })]);
-    const w2 = world(SMALL_FLEET, { freezes: [yearEnd()] });
-    expect(() => new PlatformApp(w2.app, 'api', appProps(w2, { freezes: [yearEnd({ reason: 'audit', timeZone: 'Asia/Tokyo' })] })))
-      .toThrow(/freezes share the schedule "0 0 20 12 \* for 336h" in different time zones.*, got \[{"reason":"year-end freeze","timeZone":"UTC"},{"reason":"audit","timeZone":"Asia\/Tokyo"}\]/);
   });
 
   test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {
@@ -201,12 +160,6 @@ describe('DeployFreeze', () => {
     expect(PlatformReport.renderApp(app)).toContain(`**Freeze override:** ${record}`);
   });
 
-  test('the plan report shows freezes per stage', () => {
-    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
-    const md = PlatformReport.renderApp(new PlatformApp(w.app, 'api', appProps(w)));
-    expect(md).toContain('subgraph stage_s_prod["prod: manual, production<br/>frozen: year-end freeze"]');
-    expect(md).toContain('| prod | year-end freeze | `0 0 20 12 *` for 336h (UTC) | no | pipeline |');
-  });
 });
 
 describe('the change review reads the freeze', () => {

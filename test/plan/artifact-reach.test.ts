@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Artifact, ManifestSource, PlatformAppProps, Verification, VerificationArg } from '../../src';
+import { Artifact, ManifestSource, PlatformAppProps } from '../../src';
 import { define } from '../support/define-app';
 
 describe('artifacts and versioning rules', () => {
@@ -23,12 +23,6 @@ describe('artifacts and versioning rules', () => {
       artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('oci://ghcr.io/acme/charts/base')],
       source: ManifestSource.kustomize({ repoUrl: 'https://github.com/acme/api.git', basePath: 'base', overlayPath: 'overlays/{stage}' }),
     }, /artifacts\[1\] \(helm chart oci:\/\/ghcr.io\/acme\/charts\/base\) is never read: a chart version reaches a release only as a dependency of a Helm source \(helm-update-chart\), and this source is rendered by kustomize, got "kustomize"; drop the chart artifact/],
-    ['a verification arg reads an image the app does not subscribe to', {
-      verification: [Verification.job({ name: 'smoke', image: 'ghcr.io/acme/smoke:{{args.version}}', args: { version: VerificationArg.imageTag('ghcr.io/acme/other') } })],
-    }, /check "smoke" \(stage "dev"\) args.version reads the image of the Freight being verified, but the app does not subscribe to it, so Kargo's imageFrom\(\) fails and every verification errors, got "ghcr.io\/acme\/other"; add it to the app's artifacts, or pass another arg/],
-    ['a verification arg reads a git repository the app does not subscribe to', {
-      verification: [Verification.job({ name: 'smoke', image: 'ghcr.io/acme/smoke:1', args: { sha: VerificationArg.commit('https://github.com/acme/other.git') } })],
-    }, /args.sha reads the git repository of the Freight being verified, but the app does not subscribe to it, so Kargo's commitFrom\(\) fails/],
     ['two charts update one Chart.yaml dependency', {
       artifacts: [Artifact.image('ghcr.io/acme/api'), Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'redis', dependencyName: 'cache' }),
         Artifact.helmChart('https://charts.bitnami.com/bitnami', { name: 'postgresql', dependencyName: 'cache' })],

@@ -1,7 +1,8 @@
 import { Duration } from 'cdk8s';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DeployFreeze, FreezeSchedule, PlatformApp, PlatformReport } from '../../src';
 import { appProps, SMALL_FLEET, world } from '../support/fixtures';
+import { yearEnd } from '../support/freezes';
 
 test('the <app>.plan.md report escapes a freeze reason in the table and in the Mermaid graph', () => {
   const reason = 'audit | "Q4" <b>`x`</b>';
@@ -24,4 +25,13 @@ test('the fleet report lists the time zones the freezes make the Kargo controlle
   expect(report).toContain('## Time zones the Kargo controller must load');
   expect(report).toContain('- `Europe/Berlin`: api');
   expect(PlatformReport.renderFleet(world().fleet, [])).not.toContain('Time zones');
+});
+
+describe('PlatformReport.renderApp', () => {
+  test('the plan report shows freezes per stage', () => {
+    const w = world(SMALL_FLEET, { freezes: [yearEnd()] });
+    const md = PlatformReport.renderApp(new PlatformApp(w.app, 'api', appProps(w)));
+    expect(md).toContain('subgraph stage_s_prod["prod: manual, production<br/>frozen: year-end freeze"]');
+    expect(md).toContain('| prod | year-end freeze | `0 0 20 12 *` for 336h (UTC) | no | pipeline |');
+  });
 });
