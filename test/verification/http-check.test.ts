@@ -1,8 +1,8 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { HttpMethod, Verification, VerificationArg, VerificationKind } from '../../src/verification';
-import { jobNameProblems, jobNameStem } from '../../src/verification/job-names';
-import { CLUSTERS, expectValid, GATEWAY_IMAGE, health, render } from '../support/verification-fixtures';
+import { Verification, VerificationArg, VerificationKind, HttpMethod } from '../../src/verification';
+import { jobNameStem } from '../../src/verification/job-names';
+import { CLUSTERS, expectValid, GATEWAY_IMAGE, health, problemsOf, render } from '../support/verification-fixtures';
 
 describe('Verification.http', () => {
   test('renders the check into the Stage\'s one template, one metric per cluster, placeholders filled', () => {
@@ -190,17 +190,6 @@ describe('Verification.http', () => {
     expect(render([Verification.http({ name: 'v', url: 'https://example.com/v', successCondition: 'result.ok' })]).templates[0].spec.metrics[1].name).toBe('v-answers-json');
   });
 
-  test('job metric names that Argo Rollouts would cut into a refused or shared Job name are reported', () => {
-    const guard = (name: string) => ({ name, count: 5, owner: 'v', fix: 'shorten the check name' });
-    const metrics = [{ name: 'smoke-aws-usw2-cpu-prod-01', count: 1 }, { name: 'version-aws-usw2-cpu-prod-01-x', count: 5 }, { name: 'version-aws-usw2-cpu-prod-02-x', count: 5 }];
-    expect(jobNameProblems([guard('version-aws-usw2-cpu-prod-01-x'), guard('smoke-aws-usw2-cpu-prod-01'), guard('ok-answers-json')], metrics)).toEqual([
-      'verification "v" metric "version-aws-usw2-cpu-prod-01-x" Job name is also the Job of metric "version-aws-usw2-cpu-prod-02-x", whose result it would report, '
-        + 'got "<run uid>.version-aws-usw2-cpu-pro.1"; Argo Rollouts keeps only the first 24 characters of a job metric\'s name in its Job name (metricproviders/job/job.go); shorten the check name',
-      'verification "v" metric "smoke-aws-usw2-cpu-prod-01" Job name is refused by Kubernetes (a name part ends in "-"), got "<run uid>.smoke-aws-usw2-cpu-prod-.1"; '
-        + 'Argo Rollouts keeps only the first 24 characters of a job metric\'s name in its Job name (metricproviders/job/job.go); shorten the check name',
-    ]);
-  });
-
   test('a check without per-cluster placeholders is measured once per Stage', () => {
     const rendered = render([Verification.http({ name: 'status', url: 'https://status.example.com/{stage}/api' })]);
     expectValid(rendered);
@@ -213,5 +202,23 @@ describe('Verification.http', () => {
     const [metric] = render([Verification.http({ url: 'https://x.{cluster}.example.com', count: 1, failureLimit: 0 })]).templates[0].spec.metrics;
     expect(metric.interval).toBeUndefined();
     expect(metric.count).toBe(1);
+  });
+});
+
+describe('Verification.http: problems', () => {
+  test('fails if an HTTP check has a bad url, a body with GET, or a jsonPath without condition', () => {
+    expect(problemsOf(Verification.http({ name: 'h', url: 'ftp://x.example.com' }))).toEqual([
+      'verification "h": http url must be an http:// or https:// URL, got "ftp://x.example.com"',
+    ]);
+    expect(problemsOf(Verification.http({ name: 'h', url: 'https://user:pw@x.example.com' })).join()).toContain('must not carry credentials');
+    expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', body: '{}' }))).toEqual([
+      'verification "h": http method must be POST or PUT to send a body, got "GET"; set method: HttpMethod.POST or drop the body',
+    ]);
+    expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', jsonPath: '{$.status}' }))).toEqual([
+      'verification "h": http jsonPath is given without a successCondition, so it checks nothing, got "{$.status}"; add e.g. successCondition: "result == \'UP\'"',
+    ]);
+    expect(problemsOf(Verification.http({ name: 'h', url: 'https://x.example.com', jsonPath: '$.status', successCondition: 'result' }))).toEqual([
+      'verification "h": http jsonPath must be a Kubernetes JSONPath in braces, got "$.status"; use e.g. "{$.status}"',
+    ]);
   });
 });

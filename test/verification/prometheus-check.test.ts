@@ -86,22 +86,6 @@ describe('Verification.prometheus', () => {
       expect(metric.failureCondition !== undefined).toBe(noData === MetricOutcome.INCONCLUSIVE || nan === MetricOutcome.INCONCLUSIVE);
     });
 
-  test('a successCondition is evaluated only on a number, Inconclusive otherwise by default; every metric of the template is annotated', () => {
-    const check = Verification.prometheus({ name: 'gpu', address: 'http://p:9090', query: 'avg(util{cluster="{cluster}"})', successCondition: 'result[0] >= 10 || result[0] == 0' });
-    const [template] = render([check]).templates;
-    const metric = template.spec.metrics[0];
-    expect(metric.successCondition).toBe('len(result) > 0 && !isNaN(result[0]) && (result[0] >= 10 || result[0] == 0)');
-    expect(metric.failureCondition).toBe('len(result) > 0 && !isNaN(result[0]) && !((result[0] >= 10 || result[0] == 0))');
-    expect([[], [NaN], [0], [5]].map(r => evaluateResult(metric, r).phase)).toEqual(['Inconclusive', 'Inconclusive', 'Successful', 'Failed']);
-    const annotated = JSON.parse(template.annotations![METRIC_OUTCOMES_ANNOTATION]);
-    expect(Object.keys(annotated)).toEqual(template.spec.metrics.map((m: any) => m.name).sort());
-    expect(Object.values(annotated).every(o => JSON.stringify(o) === '{"noData":"Inconclusive","nan":"Inconclusive"}')).toBe(true);
-  });
-
-  test('a template without Prometheus metrics carries no outcomes annotation, only the checks it holds', () => {
-    expect(render([Verification.http({ url: 'https://x.{cluster}.example.com' })]).templates[0].annotations).toEqual({ 'gitops-platform.io/checks': 'http' });
-  });
-
   test('fails if the successCondition does not compile as Argo Rollouts compiles it: result is the vector of samples', () => {
     const check = (successCondition: string, args = {}) => problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', successCondition, args }));
     expect(check('result < 0.05')).toEqual([
@@ -148,5 +132,33 @@ describe('Verification.prometheus', () => {
   ])('fails if a query has no pass condition, naming the options in %s', (language, needs, example) => {
     const check = HostLanguage.using(language, () => Verification.prometheus({ name: 'errors', address: 'http://prometheus:9090', query: 'up' }));
     expect(check._problems).toEqual([`prometheus check needs ${needs}, got nothing; e.g. ${example} (passes when result[0] < 0.01)`]);
+  });
+});
+
+describe('Verification.prometheus: problems', () => {
+  test('fails if a Prometheus check has neither a threshold nor a condition', () => {
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up' }))).toEqual([
+      'verification "p": prometheus check needs a threshold with a comparison or a successCondition, got nothing; '
+      + 'e.g. threshold: 0.01, comparison: Comparison.LESS_THAN (passes when result[0] < 0.01)',
+    ]);
+  });
+
+  test('fails if a Prometheus threshold has no comparison, or is combined with a condition', () => {
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1 }))).toEqual([
+      'verification "p": prometheus threshold 1 needs a comparison, got nothing; e.g. comparison: Comparison.LESS_THAN',
+    ]);
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, successCondition: 'result[0] == 1' }))).toEqual([
+      'verification "p": prometheus check takes either a successCondition or a threshold with a comparison, not both, got {"successCondition":"result[0] == 1","threshold":1}; keep one',
+    ]);
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'http://p:9090', query: 'up', threshold: NaN, comparison: Comparison.EQUAL }))).toEqual([
+      'verification "p": prometheus threshold must be a finite number, got NaN; give it with the comparison',
+    ]);
+  });
+
+  test('fails if a Prometheus query is empty or the address is not a URL', () => {
+    expect(problemsOf(Verification.prometheus({ name: 'p', address: 'prometheus:9090', query: ' ', successCondition: 'true' }))).toEqual([
+      'verification "p": prometheus address must be an http:// or https:// URL, got "prometheus:9090"',
+      'verification "p": prometheus query must not be empty, got " "; give a PromQL query, e.g. sum(rate(http_requests_total{cluster="{cluster}",code=~"5.."}[5m]))',
+    ]);
   });
 });
