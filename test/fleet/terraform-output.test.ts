@@ -3,11 +3,13 @@ import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { generateFixture } from '../../apps/infra/generate-fixture';
 import { ArgoCdTopology, ArgoCdTopologyKind } from '../../src/fleet/argocd-topology';
-// Straight from the modules, not src/index.ts: the parser must not depend on the rest of the library.
 import { Cluster, ClusterOptions } from '../../src/fleet/cluster';
-import { Accelerator, CloudProvider, Tier } from '../../src/fleet/cluster-attributes';
+import { Tier, Accelerator, CloudProvider } from '../../src/fleet/cluster-attributes';
 import { clustersFromTerraformOutput } from '../../src/fleet/terraform-output';
+import { errorOf } from '../support/fixtures';
 import { GOOD, OTHER, parse, SOURCE } from '../support/terraform-output';
+
+// Straight from the modules, not src/index.ts: the parser must not depend on the rest of the library.
 
 const FIXTURE_SOURCE = 'apps/infra/clusters.tfoutput.json';
 const FIXTURE_TEXT = fs.readFileSync(path.join(__dirname, '..', '..', FIXTURE_SOURCE), 'utf8');
@@ -208,5 +210,43 @@ describe('clustersFromTerraformOutput', () => {
   test('an empty output is an empty fleet', () => {
     expect(parse([])).toEqual([]);
     expect(parse({})).toEqual([]);
+  });
+});
+
+describe('clustersFromTerraformOutput fails on the document', () => {
+  test('fails if the file is not JSON, with the parser\'s message and the line', () => {
+    const message = errorOf(() => clustersFromTerraformOutput('{\n  "clusters": {\n    "value": [],\n  }\n}', { source: SOURCE }));
+    expect(message).toBe(`${SOURCE}: content is not valid JSON at line 4, column 3, got "Expected double-quoted property name in JSON at position 37"; `
+      + `write it with \`terraform output -json > ${SOURCE}\``);
+  });
+
+  test('fails if the output is missing, listing the outputs there are', () => {
+    const message = errorOf(() => clustersFromTerraformOutput(JSON.stringify({
+      cluster: { sensitive: false, type: 'dynamic', value: [] },
+      vpc_ids: { sensitive: false, type: ['map', 'string'], value: {} },
+    }), { source: SOURCE }));
+    expect(message).toBe(`${SOURCE}: output "clusters" not found, got outputs "cluster", "vpc_ids"; did you mean "cluster"? `
+      + 'pass it as the output name, or add `output "clusters"` to the Terraform configuration, apply it and regenerate the file');
+  });
+
+  test('fails if the file holds only the value (terraform output -json clusters)', () => {
+    expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify([GOOD]), { source: SOURCE })))
+      .toMatch(/^infra\/clusters.tfoutput.json: content must be the output of `terraform output -json` .*got \[\{.*; if it came from `terraform output -json clusters`/);
+    expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify({ [GOOD.name]: GOOD }), { source: SOURCE })))
+      .toContain('no entry looks like a terraform output');
+  });
+
+  test('fails if the file is a Terraform state file', () => {
+    const state = { version: 4, terraform_version: '1.9.8', outputs: { clusters: { value: [GOOD], type: 'dynamic' } }, resources: [] };
+    expect(errorOf(() => clustersFromTerraformOutput(JSON.stringify(state), { source: SOURCE })))
+      .toContain('content must be the output of `terraform output -json`, got a Terraform state file; state files hold secrets');
+  });
+
+  test('fails if the value is neither a list nor a map', () => {
+    const text = JSON.stringify({ clusters: { sensitive: false, type: 'string', value: 'aws-use1-h100-prod-01' } });
+    expect(errorOf(() => clustersFromTerraformOutput(text, { source: SOURCE }))).toBe(
+      `${SOURCE}: output "clusters" must be a list or a map of cluster objects, got "aws-use1-h100-prod-01" (terraform type "string"); `
+      + 'output a list ([{ name = ..., endpoint = ... }]) or a map keyed by cluster name');
+    expect(errorOf(() => parse(GOOD))).toContain('must be a list or a map of clusters, got one cluster object');
   });
 });

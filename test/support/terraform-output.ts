@@ -28,3 +28,9 @@ export function tfOutput(value: unknown, outputs: Record<string, unknown> = {}):
 export function parse(value: unknown, customAccelerators: string[] = ['nvidia-b200']): ClusterOptions[] {
   return clustersFromTerraformOutput(tfOutput(value), { source: SOURCE, customAccelerators });
 }
+
+/** Problem lines of an error, with or without the "N problems" header. */
+export function problemsOf(message: string): string[] {
+  const lines = message.split('\n');
+  return lines.length === 1 ? lines : lines.slice(1).map(l => l.replace(/^ {2}- /, ''));
+}
