@@ -1,62 +1,15 @@
-import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { ArgoCdCredentials, ArgoCdTopology, ClusterFleet, PlatformApp, PlatformAppProps } from '../../src';
-import { formatIssues, ManifestValidator } from '../../src/testkit';
-import { findSecretMaterial } from '../../src/testkit/secret-guard';
-import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
-
-const OWN_ARGO_CD = ['gcp-dev-h100', 'aws-prod-cpu-2'];
-
-/** The small fleet with two clusters on their own Argo CD, and one app; every chart's objects. */
-function synth(overrides: Partial<PlatformAppProps>) {
-  const app = Testing.app();
-  const clusters = SMALL_FLEET.map(c => OWN_ARGO_CD.includes(c.name) ? { ...c, argoCd: ArgoCdTopology.perCluster({ namespace: 'gitops' }) } : c);
-  const fleet = new ClusterFleet(app, 'fleet', { clusters, argoCdNamespace: 'argo' });
-  new PlatformApp(app, 'api', appProps({ app, fleet, pipeline: standardPipeline(app) }, overrides));
-  return app.charts.map(chart => ({ id: chart.node.id, objects: chart.toJson() as any[] }));
-}
-
-const repositorySecrets = (charts: ReturnType<typeof synth>) => charts.flatMap(c => c.objects
-  .filter(o => o.kind === 'Secret' && o.metadata.labels?.['argocd.argoproj.io/secret-type'] === 'repository')
-  .map(o => ({ chart: c.id, namespace: o.metadata.namespace, secret: o })));
+import { ArgoCdCredentials, PlatformApp } from '../../src';
+import { appProps, errorOf, world } from '../support/fixtures';
+import { repositorySecrets, synthWithOwnArgoCd as synth } from '../support/release-repo-access';
 
 describe('Argo CD read access to the release repository', () => {
-  const githubApp = ArgoCdCredentials.githubApp({ appId: 123, installationId: 456, source: 'ExternalSecret argocd-github-app (merge)' });
-
-  test('one repository Secret per Argo CD that syncs the app: the hub\'s namespace and each cluster\'s own', () => {
-    const charts = synth({ releaseRepoArgoCdCredentials: githubApp });
-    const secrets = repositorySecrets(charts);
-    expect(secrets.map(s => [s.chart, s.namespace]).sort()).toEqual([
-      ['api', 'argo'],
-      ['api--aws-prod-cpu-2', 'gitops'],
-      ['api--gcp-dev-h100', 'gitops'],
-    ]);
-    for (const { secret } of secrets) {
-      expect(secret.metadata).toMatchObject({
-        name: 'api-release-repo',
-        labels: { 'argocd.argoproj.io/secret-type': 'repository' },
-        annotations: { 'gitops-platform.io/credentials-source': 'ExternalSecret argocd-github-app (merge)' },
-      });
-      // the url is the one the Applications read, scoped to the app's AppProject
-      expect(secret.stringData).toEqual({ type: 'git', url: 'https://github.com/acme/releases.git', project: 'api', githubAppID: '123', githubAppInstallationID: '456' });
-      expect(findSecretMaterial(secret)).toEqual([]);
-    }
-    const sources = charts.flatMap(c => c.objects).flatMap(o => o.kind === 'Application' ? [o.spec.source.repoURL]
-      : o.kind === 'ApplicationSet' ? [o.spec.template.spec.source.repoURL] : []);
-    expect(new Set(sources)).toEqual(new Set([secrets[0].secret.stringData.url]));
-    expect(formatIssues(ManifestValidator.load().validateObjects(charts.flatMap(c => c.objects)))).toBe('');
-  });
-
   test('Azure workload identity needs nothing filled in; a managed Secret is a shell', () => {
     const [azure] = repositorySecrets(synth({ releaseRepoArgoCdCredentials: ArgoCdCredentials.azureWorkloadIdentity() }));
     expect(azure.secret.stringData).toEqual({ type: 'git', url: 'https://github.com/acme/releases.git', project: 'api', useAzureWorkloadIdentity: 'true' });
     expect(azure.secret.metadata.annotations).toBeUndefined();
     const [managed] = repositorySecrets(synth({ releaseRepoArgoCdCredentials: ArgoCdCredentials.managedSecret({ source: 'vault:kv/argocd/releases' }) }));
     expect(managed.secret.stringData).toEqual({ type: 'git', url: 'https://github.com/acme/releases.git', project: 'api' });
-  });
-
-  test('nothing is declared by default', () => {
-    expect(repositorySecrets(synth({}))).toEqual([]);
   });
 
   test('fails if the GitHub App ids or the source are missing', () => {

@@ -6,31 +6,6 @@ import { define, steps } from '../support/define-app';
 import { appProps, find, SMALL_FLEET, world } from '../support/fixtures';
 
 describe('artifacts and versioning rules', () => {
-  test('every image selection strategy, tag filters and platform become Warehouse subscription fields (no removed fields)', () => {
-    const { objects } = define(() => ({
-      artifacts: [
-        Artifact.image('ghcr.io/acme/api', { versioning: Versioning.semver('>=1.2.0, <2.0.0', false), allowTags: ['^1\\.'], discoveryLimit: 10 }),
-        Artifact.image('ghcr.io/acme/worker', { versioning: Versioning.digest('stable'), helmValuesKey: 'worker.image' }),
-        Artifact.image('ghcr.io/acme/batch', { versioning: Versioning.lexical(), allowTags: ['^\\d{8}$'], helmValuesKey: 'batch.image' }),
-        Artifact.image('ghcr.io/acme/ml', { versioning: Versioning.newestBuild(), ignoreTags: ['-rc'], platform: 'linux/arm64', helmValuesKey: 'ml.image' }),
-      ],
-    }));
-    const subs = find(objects, 'Warehouse', 'api').spec.subscriptions;
-    expect(subs.slice(0, 4)).toEqual([
-      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer', constraint: '>=1.2.0, <2.0.0', strictSemvers: false, allowTagsRegexes: ['^1\\.'], discoveryLimit: 10 } },
-      { image: { repoURL: 'ghcr.io/acme/worker', imageSelectionStrategy: 'Digest', constraint: 'stable' } },
-      { image: { repoURL: 'ghcr.io/acme/batch', imageSelectionStrategy: 'Lexical', allowTagsRegexes: ['^\\d{8}$'] } },
-      { image: { repoURL: 'ghcr.io/acme/ml', imageSelectionStrategy: 'NewestBuild', ignoreTagsRegexes: ['-rc'], platform: 'linux/arm64' } },
-    ]);
-    const text = JSON.stringify(subs);
-    for (const removed of ['"allowTags"', '"ignoreTags"', '"semverConstraint"']) expect(text).not.toContain(removed);
-    // all four images are injected into the render, digests by digest
-    const setValues = find(objects, 'PromotionTask', 'render-cluster').spec.steps[0].config.setValues.map((v: any) => v.key);
-    expect(setValues.slice(0, 8)).toEqual([
-      'image.repository', 'image.tag', 'worker.image.repository', 'worker.image.digest', 'batch.image.repository', 'batch.image.tag',
-      'ml.image.repository', 'ml.image.tag',
-    ]);
-  });
 
   test('helm charts (https with name, oci without) and git repositories are subscribed and promoted together', () => {
     const { objects } = define(() => ({

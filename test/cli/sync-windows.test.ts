@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { activeOccurrence, globMatches, wallClock, windowApplies } from '../../src/cli/sync-windows';
 
-const at = (iso: string) => wallClock(new Date(iso));
+describe('wallClock', () => {
+  test('the fields a cron schedule sees of an instant, in the window\'s time zone, across a DST change', () => {
+    expect(wallClock(new Date('2026-12-06T01:30:00Z'))).toEqual({ minute: 30, hour: 1, dayOfMonth: 6, month: 12, dayOfWeek: 0 });
+    expect(wallClock(new Date('2026-03-29T00:59:00Z'), 'Europe/Berlin')).toMatchObject({ hour: 1, minute: 59 });
+    expect(wallClock(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toMatchObject({ hour: 3, minute: 0 });
+    expect(wallClock(new Date('2026-12-31T23:30:00Z'), 'Asia/Tokyo')).toEqual({ minute: 30, hour: 8, dayOfMonth: 1, month: 1, dayOfWeek: 5 });
+  });
+});
 
 describe('activeOccurrence', () => {
   const freeze = { kind: 'deny', schedule: '0 18 * * fri', duration: '63h', applications: ['*'] };
