@@ -2,9 +2,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { describe, expect, test } from 'vitest';
 import { run } from '../../src/cli';
-import { describeFieldChange, fieldChanges } from '../../src/cli/object-fields';
+import { ManifestSet } from '../../src/cli/manifest-set';
+import { describeFieldChange, fieldChanges, isSecretField } from '../../src/cli/object-fields';
+import { renderPlan } from '../../src/cli/plan-markdown';
+import { diffTrees } from '../../src/cli/release-diff';
 import { redactSecrets } from '../../src/util/redact';
-import { recordingIo } from '../support/cli-fixtures';
+import { CLUSTERS, fleet, recordingIo } from '../support/cli-fixtures';
 import { ROOT, tempDir } from '../support/cli-temp-dirs';
 import { CREDENTIAL_SHAPES } from '../support/credentials';
 
@@ -14,6 +17,35 @@ const errorRate = (threshold: string) => ({ name: 'error-rate', interval: '1m', 
 const version = { name: 'version', provider: { web: { url: 'https://x/version' } }, successCondition: 'result == \'1\'' };
 
 describe('fieldChanges', () => {
+  test('fleet: the fields of changed cluster Secrets', () => {
+    const after = fleet(CLUSTERS);
+    after[1].obj.stringData.shard = '4';
+    after[1].obj.metadata.labels.ring = 'broad';
+    const change = diffTrees(ManifestSet.fromObjects(fleet(CLUSTERS)), ManifestSet.fromObjects(after));
+    // a Secret's data is never shown: the field is named, its value is not
+    expect(change.fleet?.clusterFieldChanges).toEqual({ 'prod-1': ['/metadata/labels/ring: (none) → "broad"', '/stringData/shard: (redacted)'] });
+    expect(renderPlan(change, [], 'main')).toContain('- **fleet: 1 cluster changed**');
+    expect(renderPlan(change, [], 'main')).toContain('- cluster `prod-1` changed: /metadata/labels/ring: (none) → "broad", /stringData/shard: (redacted)');
+  });
+
+  test('the leaf fields that differ, as RFC 6901 pointers in key order; a list of values of another length is one leaf', () => {
+    const before = { metadata: { labels: { 'a/b': 'x', 'c~d': 'y' } }, spec: { list: [1, 2], other: [1], same: { k: 1 } } };
+    const after = { metadata: { labels: { 'a/b': 'X', 'c~d': 'y' } }, spec: { list: [1, 3], other: [1, 2], same: { k: 1 }, added: true } };
+    expect(fieldChanges(before, after)).toEqual([
+      { path: '/metadata/labels/a~1b', before: 'x', after: 'X' },
+      { path: '/spec/added', after: true },
+      { path: '/spec/list/1', before: 2, after: 3 },
+      { path: '/spec/other', before: [1], after: [1, 2] },
+    ]);
+  });
+
+  test('a core Secret\'s data and stringData are named, never shown; a long value is cut in the one-line form', () => {
+    const secret = (token: string) => ({ apiVersion: 'v1', kind: 'Secret', stringData: { token } });
+    expect(fieldChanges(secret('a'), secret('b'))).toEqual([{ path: '/stringData/token', redacted: true }]);
+    expect(isSecretField({ apiVersion: 'v2', kind: 'Secret' }, '/data/x')).toBe(false);
+    expect(describeFieldChange({ path: '/x', before: 'a'.repeat(100) }, 10)).toBe('/x: "aaaaaaaaa… → (none)');
+  });
+
   test('an array whose elements have names: the changed field under the element\'s name', () => {
     const changes = fieldChanges(template([version, errorRate('0.01')]), template([version, errorRate('0.0201')]));
     expect(changes.map((f) => f.path)).toEqual(['/spec/metrics[name=error-rate]/successCondition']);
