@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { evaluateExpression } from '../../../src/testkit/model/expr';
-import { evaluateTemplate } from '../../../src/testkit/model/template';
 
 describe('controller model: expressions', () => {
   const env = { outputs: { 'push': { commit: 'abc', branch: 'b' }, 'open-pr': null }, vars: { n: 1 } };
@@ -19,10 +18,4 @@ describe('controller model: expressions', () => {
     expect(() => evaluateExpression("outputs['open-pr'].pr.id", env, {})).toThrow('cannot fetch pr from <nil>');
   });
 
-  test('templates: quote() keeps a number a string, a lone expression keeps its type', () => {
-    expect(evaluateTemplate('${{ quote(1.2) }}', {}, {})).toBe('1.2');
-    expect(evaluateTemplate("${{ quote('1.20') }}", {}, {})).toBe('1.20');
-    expect(evaluateTemplate('${{ vars.n }}', env, {})).toBe(1);
-    expect(evaluateTemplate('./out/${{ vars.n }}/x', env, {})).toBe('./out/1/x');
-  });
 });

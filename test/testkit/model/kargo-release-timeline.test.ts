@@ -1,7 +1,6 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { defineExamples } from '../../../apps';
-import { isFreightAvailable, listFreightFromWarehouse, ModelFreight } from '../../../src/testkit/model/kargo-freight-availability';
 import { simulateRelease } from '../../../src/testkit/model/kargo-release-timeline';
 
 // Hand-made Kargo projects, the shapes the library wrote before soaks moved into verification and
@@ -76,36 +75,6 @@ describe('timeline model: the shapes Kargo v1.11.2 cannot move a release through
     expect(findings[0].message).toMatch(/availabilityStrategy All with requiredSoakTime lists Freight only if the Stages it has soaked in EQUAL the upstreams/);
     // the first wave waits its soak: the Promotion webhook judges the upstream's own soak
     expect(stages.get(`${NS}/prod-w1`)!.reached).toBeGreaterThanOrEqual(HOUR);
-  });
-
-  test('a person could not promote it either: the UI lists nothing, though the webhook would admit it', () => {
-    const f: ModelFreight = {
-      name: 'f',
-      warehouse: NS,
-      verifiedIn: new Map([['dev', 0], ['a', 600], ['b', 600]]),
-      currentlyIn: new Map([['dev', 0], ['a', 600], ['b', 600]]),
-      approvedFor: new Set(),
-    };
-    const req = { warehouse: NS, direct: false, stages: ['a', 'b'], strategy: 'All', soakSeconds: HOUR };
-    expect(listFreightFromWarehouse([f], 'c', req, 2 * HOUR)).toEqual([]);
-    expect(isFreightAvailable(f, 'c', [req], 2 * HOUR)).toBe(true);
-    // an approval lists it at once, soak or not
-    f.approvedFor.add('c');
-    expect(listFreightFromWarehouse([f], 'c', req, 700)).toEqual([f]);
-  });
-
-  test('OneOf: a soak in any earlier Stage lists the Freight, but the webhook holds it to the upstream\'s own soak', () => {
-    const f: ModelFreight = {
-      name: 'f',
-      warehouse: NS,
-      verifiedIn: new Map([['dev', 0], ['staging', 3 * HOUR]]),
-      currentlyIn: new Map([['dev', 0], ['staging', 3 * HOUR]]),
-      approvedFor: new Set(),
-    };
-    const req = { warehouse: NS, direct: false, stages: ['staging'], soakSeconds: HOUR };
-    expect(listFreightFromWarehouse([f], 'prod', req, 3 * HOUR + 60)).toEqual([f]);
-    expect(isFreightAvailable(f, 'prod', [req], 3 * HOUR + 60)).toBe(false);
-    expect(isFreightAvailable(f, 'prod', [req], 4 * HOUR)).toBe(true);
   });
 
   test('a control-flow gate with a soak stalls: reconciled on the upstream\'s verification only, before the soak is over', () => {
