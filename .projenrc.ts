@@ -214,6 +214,8 @@ const releaseTask = project.tasks.tryFind('release')!;
 releaseTask.insertStep(releaseTask.steps.findIndex(step => step.spawn === 'build') + 1, { spawn: compat.name });
 project.gitignore.exclude('.api-compat/');
 project.npmignore?.exclude('.api-compat/', '.compatignore');
+// maintainers' notes (how the code is laid out, how to build it): users read the README and docs/
+project.npmignore?.exclude('/ARCHITECTURE.md');
 
 // ---------------------------------------------------------------------------------------------
 // imports: generated from the pinned CRDs, never edited by hand, not part of the build

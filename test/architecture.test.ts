@@ -3,8 +3,8 @@ import * as path from 'path';
 import * as ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
-// The shape of src/, checked on every run: imports flow one way through the layers the README's
-// ARCHITECTURE section draws, no file imports itself back through others, and no file or function
+// The shape of src/, checked on every run: imports flow one way through the layers ARCHITECTURE.md
+// draws, no file imports itself back through others, and no file or function
 // grows past what a reader takes in at once. The size limits hold in test/ too, where each test
 // file sits at the path of the src/ module it tests.
 
@@ -271,5 +271,68 @@ describe('architecture of test/', () => {
       .map(rel => rel.replace(/\.test\.ts$/, ''))
       .filter(stem => !modules.has(stem) && !(folderOf(stem) === '.' && CROSS_CUTTING_TESTS.includes(stem)));
     expect(stray).toEqual([]);
+  });
+});
+
+/** A repository path ARCHITECTURE.md names in backticks (not a placeholder, an entry point or a package spec). */
+function isRepoPath(token: string): boolean {
+  if (/[\s<>*{}:]/.test(token) || token.startsWith('./') || token.startsWith('../') || token === '.') return false;
+  return token.includes('/') || /\.(ts|md|json|ya?ml|mts)$/.test(token);
+}
+
+/**
+ * The backticked tokens of each list item of ARCHITECTURE.md (an item with its continuation
+ * lines), and of the prose around them.
+ */
+function architectureItems(text: string): string[][] {
+  const items: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    if (/^\s*(\d+\.|-) /.test(line)) items.push(current = []);
+    else if (!/^\s+\S/.test(line)) current = undefined;
+    const tokens = [...line.matchAll(/`([^`]+)`/g)].map(m => m[1]);
+    if (current) current.push(...tokens);
+    else items.push(tokens.filter(isRepoPath));
+  }
+  return items;
+}
+
+describe('ARCHITECTURE.md', () => {
+  const ROOT = path.join(__dirname, '..');
+  const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf-8');
+  const items = architectureItems(text);
+  // the walk: the section from an app definition to its YAML
+  const walk = architectureItems(text.slice(text.indexOf('## From an app definition'), text.indexOf('\n## ', text.indexOf('## From an app definition') + 3)));
+  const textOf = (p: string): string => {
+    const full = path.join(ROOT, p);
+    if (!fs.statSync(full).isDirectory()) return fs.readFileSync(full, 'utf-8');
+    return fs.readdirSync(full).filter(f => f.endsWith('.ts')).map(f => fs.readFileSync(path.join(full, f), 'utf-8')).join('\n');
+  };
+
+  test('every file or folder it names exists', () => {
+    const paths = [...new Set(items.flat().filter(isRepoPath))];
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths.filter(p => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
+  });
+
+  // in a step of the walk, each name after a path is a function, class or member of that path
+  test('every name a step of the walk gives is in the file or folder named before it', () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const tokens of walk) {
+      let file: string | undefined;
+      for (const token of tokens) {
+        if (isRepoPath(token)) {
+          file = fs.existsSync(path.join(ROOT, token)) && /\.ts$|\/$/.test(token) ? token : undefined;
+          continue;
+        }
+        const name = /^[A-Za-z_]\w*(\.\w+)?(\(\))?$/.test(token) ? token.replace(/\(\)$/, '').split('.').pop()! : undefined;
+        if (file === undefined || name === undefined) continue;
+        checked++;
+        if (!new RegExp(`\\b${name}\\b`).test(textOf(file))) missing.push(`${file}: ${name}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
   });
 });

@@ -13,8 +13,9 @@ import { docOutputs, withoutOutputs } from './support/doc-outputs';
 //                           of a test, or an output the tests pin (a snapshot, manifests/)
 //   <!-- run: JOB -->       shell commands the CI job .ci/jobs/JOB runs as they are written (the job
 //                           calls `doc_commands <this page> JOB`, which runs every such block)
-//   <!-- manual: WHY -->    in CONTRIBUTING.md only: a maintainer's command that needs what CI
-//                           cannot have (publishing credentials)
+//   <!-- manual: WHY -->    in the maintainers' pages only (CONTRIBUTING.md, ARCHITECTURE.md): a
+//                           maintainer's command that needs what CI cannot have (publishing
+//                           credentials), or the drawing of what a test enforces
 //   <!-- output: TEST -->   an output the test TEST produces and compares with the block
 // A command's output shown as it renders (Markdown the command writes) sits between
 // `<!-- rendered: TEST -->` and `<!-- /rendered -->`: TEST runs the command and compares it with
@@ -26,6 +27,7 @@ const README = 'README.md';
 const PAGES = [
   README,
   'CONTRIBUTING.md',
+  'ARCHITECTURE.md',
   'CONFORMANCE-PROTOCOL.md',
   ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
 ];
@@ -98,7 +100,7 @@ describe.each(PAGES)('%s', (page) => {
     expect(block.marker, `${page}:${block.line}: a code block needs a <!-- file|excerpt|run: ... --> marker`).toBeDefined();
     const [kind, target] = block.marker!.split(': ');
     if (kind === 'manual') {
-      expect(page).toBe('CONTRIBUTING.md');
+      expect(['CONTRIBUTING.md', 'ARCHITECTURE.md']).toContain(page);
       return;
     }
     if (kind === 'run') {
