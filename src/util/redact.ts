@@ -77,12 +77,14 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g;
 /**
  * `password=...`, `token: ...`, `aws_secret_access_key = ...`: a value assigned to a name that
  * only credentials have. A reference (`${{ secret('x') }}`, `$(TOKEN)`, `{{args.token}}`,
- * `<token>`) is not a value.
+ * `<token>`, a call such as `VerificationArg.secret(`) is not a value, nor is an authorization
+ * scheme alone (`'X-Token': 'Bearer {{args.token}}'`: the token after the scheme is
+ * `AUTH_SCHEME`'s to find).
  */
 const ASSIGNMENT = /\b(password|passwd|pwd|secret|client[_-]?secret|token|access[_-]?token|auth[_-]?token|api[_-]?key|private[_-]?key|secret[_-]?access[_-]?key|aws[_-]?secret[_-]?access[_-]?key)["']?\s*[:=]\s*["']?([^\s"',;&]{6,})/gi;
 /** What every name `ASSIGNMENT` matches contains, in lowercase: most texts have none. */
 const ASSIGNMENT_WORDS = ['pass', 'pwd', 'secret', 'token', 'key'];
-const REFERENCE = /^(\$\{|\$\(|\{\{|<|\*\*\*|%|\$[A-Z_])/;
+const REFERENCE = /^(\$\{|\$\(|\{\{|<|\*\*\*|%|\$[A-Z_]|(Bearer|Basic)$|[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+\($)/;
 
 /** A URL user name that is a token (GitHub and GitLab accept a token as the user), not a name. */
 function tokenLike(user: string): boolean {

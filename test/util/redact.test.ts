@@ -60,6 +60,14 @@ describe('every credential shape', () => {
       'https://acme@dev.azure.com/acme/p/_git/r', 'contact: oncall@acme.example', 'token: ${{ secret("x").token }}', 'password: $(PASSWORD)',
       'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', 'key `secret` of Secret kargo-webhook',
       'https://github.com/acme/x.git?ref=main', 'risk-free disk-pressure task-runner',
+      // the library's own fixes name a header's scheme and the call that references a Secret
+      "headers: { 'X-Token': 'Bearer {{args.token}}' } with args: { token: VerificationArg.secret('<secret>', '<key>') }",
     ]) expect(findSecrets(text)).toEqual([]);
+  });
+
+  test('a value that only looks like the start of a reference is still a credential', () => {
+    for (const text of ['password=hunter2(', 'token: abc.def(ghi', 'password: Bearer2x', 'secret=Basic-x1y2z3']) {
+      expect(findSecrets(text)).toHaveLength(1);
+    }
   });
 });
