@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import { Duration } from 'cdk8s';
 import {
-  ArgoCdCredentials, DeployFreeze, FreezeOverride, FreezeSchedule, ManifestSource, PlatformAppProps, RepositoryCredentials, Verification,
+  ArgoCdCredentials, DeployFreeze, FreezeOverride, FreezeSchedule, PlatformAppProps, RepositoryCredentials, Verification,
   WebhookReceiver,
 } from '../../src';
 
@@ -71,7 +71,7 @@ export const APP_FIELDS: Array<[string, (text: string) => Partial<PlatformAppPro
   ['Argo CD managed Secret source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.managedSecret({ source: t }) })],
   ['Argo CD GitHub App source', t => ({ releaseRepoArgoCdCredentials: ArgoCdCredentials.githubApp({ appId: 1, installationId: 2, source: t }) })],
   ['Kargo managed Secret source', t => ({ releaseRepoCredentials: RepositoryCredentials.managedSecret({ source: t }) })],
-  ['Helm values', t => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values: { image: { pullSecret: t } } }) })],
+  ['an HTTP check header', t => ({ verification: [Verification.http({ name: 'probe', url: 'https://x.acme.example/health', headers: { 'X-Note': t } })] })],
   ['a webhook receiver\'s repoUrls', t => ({ webhookReceivers: [WebhookReceiver.github({ name: 'own', secretName: 'own-webhook', repoUrls: [t] })] })],
   ['an exemption\'s justification', t => ({ exemptions: [{ ruleId: 'prod-gate', justification: `agreed with the platform team: ${t}` }] })],
   ['a freeze override', t => ({ freezeOverride: FreezeOverride.of({ by: 'alice@acme.example', reason: `hotfix ${t}` }) })],

@@ -1,6 +1,6 @@
 import { Duration, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
-import { ClusterAuth, ClusterFleet, DeployFreeze, FreezeSchedule, ManifestSource, PlatformApp, PlatformStandards, WebhookReceiver } from '../../src';
+import { ClusterAuth, ClusterFleet, DeployFreeze, FreezeSchedule, PlatformApp, PlatformStandards, Verification, WebhookReceiver } from '../../src';
 import { APP_FIELDS, CREDENTIAL_SHAPES } from '../support/credentials';
 import { appProps, errorOf, SMALL_FLEET, standardPipeline, world } from '../support/fixtures';
 
@@ -87,12 +87,13 @@ describe('the known cases of issue #32', () => {
   });
 
   test('a value under a key only credentials have is refused; references, switches and Secret names are not', () => {
-    const helm = (values: Record<string, unknown>) => ({ source: ManifestSource.helm({ repoUrl: 'https://github.com/acme/api.git', path: 'chart', values }) });
-    expect(errorOf(() => {
-      const w = world();
-      new PlatformApp(w.app, 'api', appProps(w, helm({ db: { password: 'hunter2!' } })));
-    })).toMatch(/source\.values\.db\.password holds secret material \(a value under "password"\), got "\*\*\*"/);
-    const w = world();
-    expect(() => new PlatformApp(w.app, 'api', appProps(w, helm({ db: { password: '${{ secret("db").password }}', secretName: 'db', token: 'true' } })))).not.toThrow();
+    // an HTTP check's headers are the one map of the user's own keys an app has
+    const headers = (h: Record<string, string>) => ({ verification: [Verification.http({ name: 'probe', url: 'https://x.acme.example/health', headers: h })] });
+    let w = world();
+    expect(errorOf(() => new PlatformApp(w.app, 'api', appProps(w, headers({ password: 'hunter2!' })))))
+      .toMatch(/verification\[0\]\.headers\.password holds secret material \(a value under "password"\), got "\*\*\*"/);
+    w = world();
+    expect(errorOf(() => new PlatformApp(w.app, 'api', appProps(w, headers({ password: '${{ secret("db").password }}', secretName: 'db', token: 'true' })))))
+      .not.toMatch(/holds secret material/);
   });
 });

@@ -46,9 +46,9 @@ beforeAll(async () => {
 
   const live = ['dev', 'staging'];
   const applications = modelApplications(objects)
-    .filter((a) => a.labels['gitops-platform.io/app'] === APP && live.includes(a.sources[0].targetRevision.split('/').pop()!))
+    .filter((a) => a.labels['gitops-platform.io/app'] === APP && live.includes(a.sources[0].targetRevision?.split('/').pop() ?? ''))
     .map((a) => {
-      const head = git(['rev-parse', a.sources[0].targetRevision]);
+      const head = git(['rev-parse', a.sources[0].targetRevision!]);
       return a.labels['gitops-platform.io/cluster'] === DRIFTING
         ? hubApplication(a, { head, synced: git(['rev-parse', `${a.sources[0].targetRevision}~1`]), sync: 'OutOfSync', health: 'Progressing' })
         : hubApplication(a, { head, synced: head, sync: 'Synced', health: 'Healthy' });
