@@ -34,35 +34,108 @@ export interface ModuleReport {
   readonly findings: ConformanceFinding[];
 }
 
+/** One command of the suite: a `main` package of a Go module under conformance/. */
 export interface GoModule {
+  /** The command's name: `cmd/<name>` of a module with several commands, else the module's directory name. */
   readonly name: string;
+  /** The Go module's directory. */
   readonly dir: string;
+  /** The package to build, relative to `dir` (`./cmd/<name>` or `.`). */
+  readonly pkg: string;
   readonly bin: string;
 }
 
-/** Every Go module of the suite: each `conformance/<name>/go.mod`, sorted by name. */
+/**
+ * Every command of the suite, sorted by name: for each `conformance/<module>/go.mod`, each
+ * `cmd/<name>/` of the module (one module can hold several commands that share its dependencies,
+ * built once), or the module itself when it has no `cmd/`.
+ */
 export function findModules(root: string = ROOT): GoModule[] {
   const dir = path.join(root, 'conformance');
-  return fs.readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'go.mod')))
-    .map((e) => ({ name: e.name, dir: path.join(dir, e.name), bin: path.join(root, '.conformance', 'bin', e.name) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const commands: GoModule[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const moduleDir = path.join(dir, e.name);
+    if (!e.isDirectory() || !fs.existsSync(path.join(moduleDir, 'go.mod'))) continue;
+    const cmd = path.join(moduleDir, 'cmd');
+    if (fs.existsSync(cmd)) {
+      for (const c of fs.readdirSync(cmd, { withFileTypes: true }).filter((x) => x.isDirectory())) {
+        commands.push({ name: c.name, dir: moduleDir, pkg: `./cmd/${c.name}`, bin: path.join(root, '.conformance', 'bin', c.name) });
+      }
+    } else {
+      commands.push({ name: e.name, dir: moduleDir, pkg: '.', bin: path.join(root, '.conformance', 'bin', e.name) });
+    }
+  }
+  return commands.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Builds every module (`go build -o .conformance/bin/<name> .`). */
+/** Progress of the suite, on stderr: a cold build takes minutes, and is never silent that long. */
+export function progress(line: string): void {
+  process.stderr.write(`conformance: ${line}\n`);
+}
+
+/**
+ * Builds every command (`go build -o .conformance/bin/ <packages>`, one build per Go module, so
+ * the commands of a module share one build of its dependencies), after filling `.upstream-go/`
+ * (scripts/upstream-go.sh: Kargo's and Argo CD's nested modules, which their `replace` lines
+ * name). The download and the build print how far they are every 30 seconds.
+ */
 export function buildModules(modules: GoModule[]): void {
   if (modules.length === 0) return;
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.error || go.status !== 0) {
     throw new SuiteError(`go is not installed or does not run (${go.error?.message ?? go.stderr.trim()}): the conformance modules need Go ${goLine(modules[0])}`);
   }
-  for (const m of modules) {
-    fs.mkdirSync(path.dirname(m.bin), { recursive: true });
-    const build = spawnSync('go', ['build', '-o', m.bin, '.'], { cwd: m.dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (build.error || build.status !== 0) {
-      throw new SuiteError(`conformance/${m.name} does not build (go build: ${firstLine(build.error?.message ?? build.stderr)})`);
-    }
+  const byModule = new Map<string, GoModule[]>();
+  for (const m of modules) byModule.set(m.dir, [...byModule.get(m.dir) ?? [], m]);
+  if ([...byModule.keys()].some((d) => fs.readFileSync(path.join(d, 'go.mod'), 'utf8').includes('.upstream-go/'))) fillUpstreamGo();
+  fs.mkdirSync(BIN_DIR, { recursive: true });
+  for (const [dir, commands] of byModule) {
+    const rel = path.relative(ROOT, dir);
+    const started = Date.now();
+    progress(`building ${rel} (${commands.map((c) => c.name).join(', ')})`);
+    runWithProgress(`downloading the modules of ${rel}`, 'go mod download -x 2>&1', dir, '^# get ', 'module files fetched');
+    const pkgs = commands.map((c) => c.pkg).join(' ');
+    runWithProgress(`building ${rel}`, `go build -v -ldflags='-s -w' -o ${JSON.stringify(BIN_DIR + path.sep)} ${pkgs} 2>&1`, dir, '^[A-Za-z0-9._~/-]+$', 'packages compiled',
+      (out) => `${rel} does not build (go build: ${firstLine(out.split('\n').filter((l) => !/^[A-Za-z0-9._~/-]+$/.test(l)).join('\n'))})`);
+    progress(`built ${rel} in ${Math.round((Date.now() - started) / 1000)} s`);
   }
+}
+
+/**
+ * Runs a shell command in dir whose output lines matching `counted` are counted, printing the
+ * count every 30 seconds, and fails with `failure(output)` when it exits non-zero.
+ */
+function runWithProgress(what: string, command: string, dir: string, counted: string, unit: string, failure?: (out: string) => string): void {
+  // awk prints the count every 30 s and keeps every other line for the error message
+  const script = `set -o pipefail; ${command} | awk -v what=${JSON.stringify(what)} -v unit=${JSON.stringify(unit)} '
+    BEGIN { last = systime() }
+    $0 ~ /${counted}/ { n++; if (systime() - last >= 30) { printf "conformance: %s: %d %s\\n", what, n, unit > "/dev/stderr"; last = systime() } next }
+    { print }'`;
+  const run = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  if (run.error || run.status !== 0) {
+    throw new SuiteError(failure ? failure(run.stdout ?? '') : `${what} failed: ${firstLine(run.error?.message ?? run.stdout ?? '')}`);
+  }
+}
+
+/** scripts/upstream-go.sh: the nested upstream modules, checked by git tree id. */
+function fillUpstreamGo(): void {
+  const run = spawnSync(path.join(ROOT, 'scripts', 'upstream-go.sh'), ['--quiet'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+  if (run.error || run.status !== 0) {
+    throw new SuiteError(`scripts/upstream-go.sh could not fill .upstream-go/: ${lastLine(run.stderr ?? '') || run.error?.message}`);
+  }
+}
+
+/**
+ * The directory of a git >= 2.42 for Kargo's git steps (scripts/git-for-kargo.sh builds one into
+ * $GIT_TOOLS_DIR, default .tools/, when the machine's is older), put first on the commands' PATH.
+ */
+let gitDir: string | undefined;
+export function gitForKargo(): string {
+  if (gitDir !== undefined) return gitDir;
+  const run = spawnSync(path.join(ROOT, 'scripts', 'git-for-kargo.sh'), [], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (run.error || run.status !== 0) throw new SuiteError(`scripts/git-for-kargo.sh found no git >= 2.42 for kargo's git steps (${run.error?.message ?? 'see above'})`);
+  gitDir = run.stdout.trim();
+  return gitDir;
 }
 
 /** Runs one module with protocol flags and returns its parsed report. */
@@ -72,7 +145,7 @@ export function runModule(m: GoModule, args: string[]): ModuleReport {
 
 function parseReport(m: GoModule, run: ReturnType<typeof spawnModule>): ModuleReport {
   if (run.status !== 0) {
-    throw new SuiteError(`conformance/${m.name} exited ${run.status ?? run.signal}: ${lastLine(run.stderr) || 'no reason on stderr'}`);
+    throw new SuiteError(`the conformance command ${m.name} exited ${run.status ?? run.signal} (its reason is the line above)`);
   }
   let report: any;
   try {
@@ -86,19 +159,12 @@ function parseReport(m: GoModule, run: ReturnType<typeof spawnModule>): ModuleRe
   return { module: report.module, counted: report.counted, findings: report.findings ?? [] };
 }
 
+/** Runs a command; its progress and its reason for failing go to this process's stderr. */
 function spawnModule(m: GoModule, args: string[]) {
-  const run = spawnSync(m.bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}` };
+  const run = spawnSync(m.bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env, stdio: ['ignore', 'pipe', 'inherit'] });
   if (run.error) throw new SuiteError(`conformance/${m.name} did not run (${run.error.message})`);
   return run;
-}
-
-/**
- * `--now` is not a protocol flag: a module that evaluates time declares it, the others refuse it
- * (Go's flag package: "flag provided but not defined: -now") and run again without it.
- */
-function runWithNow(m: GoModule, args: string[], now: string): ModuleReport {
-  const run = spawnModule(m, [...args, '--now', now]);
-  return parseReport(m, run.status === 2 && /not defined: -+now/.test(run.stderr) ? spawnModule(m, args) : run);
 }
 
 export interface ManifestRunOptions {
@@ -112,7 +178,9 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
   return modules.map((m) => {
     const args = ['--manifests', path.resolve(dir)];
     if (options.before !== undefined) args.push('--before', path.resolve(options.before));
-    const report = options.now !== undefined ? runWithNow(m, args, options.now) : runModule(m, args);
+    if (options.now !== undefined) args.push('--now', options.now);
+    progress(`running ${m.name} on ${path.relative(ROOT, path.resolve(dir)) || '.'}`);
+    const report = runModule(m, args);
     return { ...report, findings: report.findings.map((f) => ({ ...f, source: path.join(dir, f.source) })) };
   });
 }

@@ -7,17 +7,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
-// Flags are the protocol's --manifests, --before and --values; a command adds its own to Set
-// before Parse.
+// Flags are the protocol's --manifests, --before, --now and --values; a command adds its own to
+// Set before Parse.
 type Flags struct {
 	Set       *flag.FlagSet
 	Manifests string
 	Before    string
 	Values    string
-	command   string
-	stderr    io.Writer
+	// Now is --now, parsed (nil when not given): the instant a command that evaluates time uses;
+	// the others accept it and ignore it.
+	Now     *time.Time
+	now     string
+	command string
+	stderr  io.Writer
 }
 
 // NewFlags defines the protocol's flags of command; valuesUsage says what the command does with
@@ -26,7 +31,8 @@ func NewFlags(command, valuesUsage string, stderr io.Writer) *Flags {
 	f := &Flags{Set: flag.NewFlagSet(command, flag.ContinueOnError), command: command, stderr: stderr}
 	f.Set.SetOutput(stderr)
 	f.Set.StringVar(&f.Manifests, "manifests", "", "a directory of synthesized YAML")
-	f.Set.StringVar(&f.Before, "before", "", "the same platform synthesized before a change (not compared by this module)")
+	f.Set.StringVar(&f.Before, "before", "", "the same platform synthesized before a change")
+	f.Set.StringVar(&f.now, "now", "", "an RFC 3339 instant at which to evaluate time (commands that evaluate none ignore it)")
 	f.Set.StringVar(&f.Values, "values", "", valuesUsage)
 	return f
 }
@@ -41,6 +47,14 @@ func (f *Flags) Parse(argv []string) bool {
 	if (f.Manifests == "") == (f.Values == "") || f.Set.NArg() > 0 {
 		Fail(f.command, errors.New("give exactly one of --manifests DIR or --values FILE"), f.stderr)
 		return false
+	}
+	if f.now != "" {
+		t, err := time.Parse(time.RFC3339, f.now)
+		if err != nil {
+			Fail(f.command, fmt.Errorf("--now %s is not an RFC 3339 time: %w", f.now, err), f.stderr)
+			return false
+		}
+		f.Now = &t
 	}
 	if f.Values == "" && f.Before != "" {
 		if info, err := os.Stat(f.Before); err != nil || !info.IsDir() {

@@ -23,6 +23,7 @@ func TestParseNeedsExactlyOneOfManifestsAndValues(t *testing.T) {
 		{[]string{"--manifests", dir, "extra"}, false, "cmd: give exactly one of --manifests DIR or --values FILE\n"},
 		{[]string{"--manifests", dir, "--before", filepath.Join(dir, "missing")}, false, "cmd: --before " + filepath.Join(dir, "missing") + " is not a readable directory\n"},
 		{[]string{"--nope"}, false, "flag provided but not defined: -nope\n"},
+		{[]string{"--manifests", dir, "--now", "tomorrow"}, false, "cmd: --now tomorrow is not an RFC 3339 time"},
 	} {
 		var stderr bytes.Buffer
 		f := NewFlags("cmd", "values usage", &stderr)
@@ -30,6 +31,13 @@ func TestParseNeedsExactlyOneOfManifestsAndValues(t *testing.T) {
 		if ok != c.ok || !strings.HasPrefix(stderr.String(), c.err) || (c.err == "") != (stderr.Len() == 0) {
 			t.Errorf("%v: ok %v, stderr %q", c.argv, ok, stderr.String())
 		}
+	}
+}
+
+func TestNowIsParsedForEveryCommand(t *testing.T) {
+	f := NewFlags("cmd", "values usage", &bytes.Buffer{})
+	if !f.Parse([]string{"--manifests", t.TempDir(), "--now", "2026-12-24T12:00:00+01:00"}) || f.Now == nil || f.Now.UTC().Hour() != 11 {
+		t.Errorf("now %v", f.Now)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func checkSyncWindows(r *Report, fleet *Fleet, apps []*AppInstance, now *time.Ti
 			}
 			r.count("syncWindows", 1)
 			path := fmt.Sprintf("/spec/syncWindows/%d", i)
-			matching := scope(matchingApps(p.Value.Name, window, apps), appSetsOf(p.Value.Name, fleet))
+			matching := scope(matchingApps(p.Value.Name, window, apps))
 			single := v1alpha1.SyncWindows{window.DeepCopy()}
 			if _, err := single.CanSync(false, nil); err != nil {
 				r.add(p.Object, path+windowField(err), "sync-window-invalid",
@@ -99,30 +99,14 @@ func matchingApps(project string, window *v1alpha1.SyncWindow, apps []*AppInstan
 	return names
 }
 
-// appSetsOf counts the ApplicationSets whose Applications may belong to the project: their
-// template names it, or a template expression that might.
-func appSetsOf(project string, fleet *Fleet) int {
-	n := 0
-	for _, s := range fleet.ApplicationSets {
-		if p := s.Value.Spec.Template.Spec.Project; p == project || strings.Contains(p, "{{") {
-			n++
-		}
-	}
-	return n
-}
-
-// scope describes the Applications a window applies to. Generated Applications cannot be listed
-// (applications.go), so a project with ApplicationSets says so rather than undercount.
-func scope(names []string, appSets int) string {
-	s := fmt.Sprintf("the %d written applications it matches", len(names))
+// scope describes the Applications, written or generated, a window applies to.
+func scope(names []string) string {
+	s := fmt.Sprintf("the %d applications it matches", len(names))
 	switch {
 	case len(names) > 5:
 		s += fmt.Sprintf(" (%s and %d more)", strings.Join(names[:5], ", "), len(names)-5)
 	case len(names) > 0:
 		s += " (" + strings.Join(names, ", ") + ")"
-	}
-	if appSets > 0 {
-		s += fmt.Sprintf(" and those of the %d applicationsets, which are not generated here", appSets)
 	}
 	return s
 }

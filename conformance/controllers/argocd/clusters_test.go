@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"strings"
@@ -6,8 +6,9 @@ import (
 )
 
 func TestClusterSecretArgoCDCannotRead(t *testing.T) {
-	bad := strings.Replace(clusterSecret, `'{"tlsClientConfig":{"insecure":false}}'`, `'{"tlsClientConfig":{"insecure":"s3cr3t"}}'`, 1)
-	r := runOn(t, map[string]string{"fleet.k8s.yaml": bad}, nil)
+	bad := clusterSecret()
+	bad.StringData["config"] = `{"tlsClientConfig":{"insecure":"s3cr3t"}}`
+	r := runOn(t, map[string][]manifestObject{"fleet.k8s.yaml": objs(bad)}, nil)
 	f := onlyFinding(t, r, "cluster-secret-invalid")
 	if f.Kind != "Secret" || f.Name != "cluster-prod-01" || f.Path != "/stringData/config" {
 		t.Errorf("finding on %s %s %s", f.Kind, f.Name, f.Path)
@@ -22,7 +23,7 @@ func TestClusterSecretArgoCDCannotRead(t *testing.T) {
 }
 
 func TestClusterSecretArgoCDReads(t *testing.T) {
-	r := runOn(t, map[string]string{"fleet.k8s.yaml": clusterSecret}, nil)
+	r := runOn(t, map[string][]manifestObject{"fleet.k8s.yaml": objs(clusterSecret())}, nil)
 	noFindings(t, r)
 	if r.Counted["clusterSecrets"] != 1 {
 		t.Errorf("counted %v", r.Counted)
@@ -30,8 +31,9 @@ func TestClusterSecretArgoCDReads(t *testing.T) {
 }
 
 func TestClusterSecretShardArgoCDIgnores(t *testing.T) {
-	r := runOn(t, map[string]string{"fleet.k8s.yaml": clusterSecret + "  shard: two\n"}, nil)
-	f := onlyFinding(t, r, "cluster-secret-shard-ignored")
+	s := clusterSecret()
+	s.StringData["shard"] = "two"
+	f := onlyFinding(t, runOn(t, map[string][]manifestObject{"fleet.k8s.yaml": objs(s)}, nil), "cluster-secret-shard-ignored")
 	mustContain(t, f.Message, `shard "two"`)
 	if f.Path != "/stringData/shard" {
 		t.Errorf("path %s", f.Path)
@@ -39,8 +41,10 @@ func TestClusterSecretShardArgoCDIgnores(t *testing.T) {
 }
 
 func TestSecretsWithoutTheClusterLabelAreNotClusters(t *testing.T) {
-	plain := strings.Replace(clusterSecret, "argocd.argoproj.io/secret-type: cluster", "team: shop", 1)
-	r := runOn(t, map[string]string{"fleet.k8s.yaml": strings.Replace(plain, `{"tlsClientConfig":{"insecure":false}}`, "not json", 1)}, nil)
+	plain := clusterSecret()
+	plain.Labels = map[string]string{"team": "shop"}
+	plain.StringData["config"] = "not json"
+	r := runOn(t, map[string][]manifestObject{"fleet.k8s.yaml": objs(plain)}, nil)
 	noFindings(t, r)
 	if r.Counted["clusterSecrets"] != 0 {
 		t.Errorf("counted %v", r.Counted)
@@ -48,8 +52,9 @@ func TestSecretsWithoutTheClusterLabelAreNotClusters(t *testing.T) {
 }
 
 func TestClusterSecretFindingPointsAtDataWhenWrittenThere(t *testing.T) {
-	secret := strings.Replace(clusterSecret, "  shard: x\n", "", 1) + "data:\n  shard: eA==\n" // base64 "x"
-	f := onlyFinding(t, runOn(t, map[string]string{"fleet.k8s.yaml": secret}, nil), "cluster-secret-shard-ignored")
+	s := clusterSecret()
+	s.Data = map[string][]byte{"shard": []byte("x")}
+	f := onlyFinding(t, runOn(t, map[string][]manifestObject{"fleet.k8s.yaml": objs(s)}, nil), "cluster-secret-shard-ignored")
 	if f.Path != "/data/shard" {
 		t.Errorf("path %s", f.Path)
 	}

@@ -1,8 +1,6 @@
-package main
+package argocd
 
 import (
-	"io"
-
 	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 )
 
@@ -15,13 +13,14 @@ func upstream(pkg, function string) string {
 	return argoCD + " github.com/argoproj/argo-cd/v3/" + pkg + "." + function
 }
 
-// Finding and the report shape of CONFORMANCE-PROTOCOL.md are the suite's.
+// Finding and the report shape of conformance/PROTOCOL.md are the suite's.
 type Finding = suite.Finding
 
-// Report is the protocol's report, counting and adding the way this module's checks do.
+// Report is the protocol's report, counting and adding the way this package's checks do.
 type Report struct{ suite.Report }
 
-func newReport() *Report {
+// NewReport is the empty report of module "argocd".
+func NewReport() *Report {
 	return &Report{*suite.NewReport("argocd")}
 }
 
@@ -31,7 +30,3 @@ func (r *Report) count(what string, n int) { r.Counted[what] += n }
 func (r *Report) add(obj *Object, path, code, message, decidedBy string) {
 	r.Add(obj.Finding(path, code, decidedBy, "%s", message))
 }
-
-// write prints the report with findings in the protocol's order, so two runs are byte-identical
-// (map keys are sorted by encoding/json).
-func (r *Report) write(w io.Writer) error { return r.Write(w) }

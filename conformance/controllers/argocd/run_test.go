@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"bytes"
@@ -8,30 +8,15 @@ import (
 	"testing"
 )
 
-func TestFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{}, {"--manifests", "a", "--values", "b"}, {"--before", "a", "--values", "b"},
-		{"--manifests", "a", "--now", "tomorrow"}, {"--manifests", "a", "extra"},
-	} {
-		if _, err := parseFlags(args); err == nil {
-			t.Errorf("%v: accepted", args)
-		}
-	}
-	o, err := parseFlags([]string{"--manifests", "m", "--now", "2026-12-24T12:00:00+01:00"})
-	if err != nil || o.now == nil || o.now.UTC().Hour() != 11 {
-		t.Errorf("%v %v", o, err)
-	}
-}
-
 func TestUnreadableDirectoryIsAnError(t *testing.T) {
-	if _, err := run(context.Background(), &options{manifests: filepath.Join(t.TempDir(), "missing"), namespace: "argocd"}); err == nil {
+	if _, err := Run(context.Background(), Options{Manifests: filepath.Join(t.TempDir(), "missing"), Namespace: "argocd"}); err == nil {
 		t.Error("a missing directory ran")
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "x.yaml"), []byte("kind: [unclosed"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(context.Background(), &options{manifests: dir, namespace: "argocd"}); err == nil {
+	if _, err := Run(context.Background(), Options{Manifests: dir, Namespace: "argocd"}); err == nil {
 		t.Error("a file that is not YAML ran")
 	}
 }
@@ -48,13 +33,15 @@ func TestInstanceOfFollowsPerClusterFileNames(t *testing.T) {
 }
 
 func TestOutputIsDeterministicAndSorted(t *testing.T) {
-	files := map[string]string{
-		"b.k8s.yaml": docs(projectWithWindow(freeze("@weekly", "1h", "UTC")), application),
-		"a.k8s.yaml": clusterSecret + "  shard: x\n",
+	shard := clusterSecret()
+	shard.StringData["shard"] = "x"
+	files := map[string][]manifestObject{
+		"b.k8s.yaml": objs(projectWithWindow(freeze("@weekly", "1h", "UTC")), application()),
+		"a.k8s.yaml": objs(shard),
 	}
 	var out [2]bytes.Buffer
 	for i := range out {
-		if err := runOn(t, files, nil).write(&out[i]); err != nil {
+		if err := runOn(t, files, nil).Write(&out[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +49,7 @@ func TestOutputIsDeterministicAndSorted(t *testing.T) {
 		t.Fatal("two runs differ")
 	}
 	r := runOn(t, files, nil)
-	_ = r.write(&bytes.Buffer{})
+	_ = r.Write(&bytes.Buffer{})
 	if len(r.Findings) != 2 || r.Findings[0].Source != "a.k8s.yaml" || r.Findings[1].Source != "b.k8s.yaml" {
 		t.Errorf("order: %s", dump(r))
 	}

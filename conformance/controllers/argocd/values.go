@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"fmt"
@@ -10,8 +10,6 @@ import (
 // Value is one entry of a --values file: a value the library judged, and its verdict.
 type Value = suite.Value
 
-func readValues(file string) ([]Value, error) { return suite.ReadValues(file) }
-
 // cronVerdict is Argo CD's verdict on a sync-window schedule: SyncWindow.Validate parses it with
 // the parser every sync-window evaluation uses (cron.NewParser(Minute|Hour|Dom|Month|Dow), no
 // Descriptor, so no @weekly, and Dow 0-6, so no 7). Kind and duration are fixed valid values so
@@ -21,9 +19,9 @@ func cronVerdict(schedule string) error {
 	return w.Validate()
 }
 
-// checkValues compares the library's verdicts with Argo CD's. Only kind "cron" is Argo CD's
+// CheckValues compares the library's verdicts with Argo CD's. Only kind "cron" is Argo CD's
 // (sync-window schedules); regex, semver and duration belong to the Kargo/Rollouts module.
-func checkValues(r *Report, file string, values []Value) {
+func CheckValues(r *Report, file string, values []Value) {
 	source := &Object{Source: file, Kind: "Value"}
 	decidedBy := upstream("pkg/apis/application/v1alpha1", "SyncWindow.Validate")
 	for i, v := range values {

@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"fmt"
@@ -89,13 +89,15 @@ type Fleet struct {
 	RepositorySecrets []*Decoded[corev1.Secret]
 }
 
-// Decoded is an object together with the Argo CD type it decodes to.
+// Decoded is an object together with the upstream type it decodes to.
 type Decoded[T any] struct {
 	Object *Object
 	Value  T
 }
 
-func decode[T any](obj *Object) (*Decoded[T], error) {
+// Decode decodes an object into T (sigs.k8s.io/yaml: JSON tags, unknown fields dropped, as the
+// API server's typed clients do).
+func Decode[T any](obj *Object) (*Decoded[T], error) {
 	d := &Decoded[T]{Object: obj}
 	if err := yaml.Unmarshal(obj.JSON, &d.Value); err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %w", obj.Source, obj.Kind, obj.Name, err)
@@ -122,9 +124,9 @@ func newFleet(instance string, objects []*Object, namespace string) (*Fleet, err
 			err = appendDecoded(&f.Applications, obj)
 		case obj.APIVersion == "v1" && obj.Kind == "Secret":
 			var d *Decoded[corev1.Secret]
-			if d, err = decode[corev1.Secret](obj); err == nil {
+			if d, err = Decode[corev1.Secret](obj); err == nil {
 				d.Value.Namespace = obj.Namespace
-				err = storeSecret(&d.Value)
+				err = StoreSecret(&d.Value)
 				switch d.Value.Labels[common.LabelKeySecretType] {
 				case common.LabelValueSecretTypeCluster:
 					f.ClusterSecrets = append(f.ClusterSecrets, d)
@@ -141,7 +143,7 @@ func newFleet(instance string, objects []*Object, namespace string) (*Fleet, err
 }
 
 func appendDecoded[T any](list *[]*Decoded[T], obj *Object) error {
-	d, err := decode[T](obj)
+	d, err := Decode[T](obj)
 	if err != nil {
 		return err
 	}
@@ -152,7 +154,9 @@ func appendDecoded[T any](list *[]*Decoded[T], obj *Object) error {
 	return nil
 }
 
-func storeSecret(s *corev1.Secret) error {
+// StoreSecret turns a Secret as written into the Secret the API server stores: stringData merged
+// over data (k8s.io/kubernetes pkg/apis/core/v1 Convert_v1_Secret_To_core_Secret).
+func StoreSecret(s *corev1.Secret) error {
 	var stored core.Secret
 	if err := corev1conv.Convert_v1_Secret_To_core_Secret(s, &stored, nil); err != nil {
 		return fmt.Errorf("secret %s: %w", s.Name, err)

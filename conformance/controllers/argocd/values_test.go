@@ -1,4 +1,4 @@
-package main
+package argocd
 
 import (
 	"testing"
@@ -16,8 +16,8 @@ func TestCronVerdictIsSyncWindowParser(t *testing.T) {
 }
 
 func TestValuesReportsWhatTheLibraryAcceptsAndArgoCDRefuses(t *testing.T) {
-	r := newReport()
-	checkValues(r, "values.json", []Value{
+	r := NewReport()
+	CheckValues(r, "values.json", []Value{
 		{Kind: "cron", Value: "@weekly", Accepted: true},
 		{Kind: "cron", Value: "0 0 20 12 *", Accepted: true},
 		{Kind: "cron", Value: "0 0 * * 0", Accepted: false},
