@@ -38,7 +38,10 @@ func loadDir(dir string) ([]*Object, error) {
 // instanceOf names the Argo CD a manifest file is applied to. The library writes what a cluster
 // with its own Argo CD needs as <app>--<cluster>.k8s.yaml (README "Central and per-cluster Argo
 // CD"); every other file is for the hub. "" is the hub.
-func instanceOf(source string) string {
+func instanceOf(source string) string { return InstanceOf(source) }
+
+// InstanceOf names the Argo CD (the cluster) a manifest file is applied to: "" for the hub.
+func InstanceOf(source string) string {
 	base := path.Base(source)
 	base = base[:len(base)-len(path.Ext(base))]
 	base = strings.TrimSuffix(base, ".k8s")

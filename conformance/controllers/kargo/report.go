@@ -1,0 +1,46 @@
+package kargo
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
+)
+
+// kargoModule is the module every finding's upstream function comes from, at the pinned version.
+const kargoModule = "github.com/akuity/kargo@v1.11.2"
+
+// upstream names a Kargo function in the form the protocol asks for: the module at its version,
+// then the package path and the function (Type.Method for a method).
+func upstream(pkg, function string) string {
+	return fmt.Sprintf("%s github.com/akuity/kargo/%s.%s", kargoModule, pkg, function)
+}
+
+// Report is the protocol's report with what the receivers and promotions did, finding or not.
+type Report struct {
+	suite.Report
+	// Receivers is what every webhook receiver answered to its sample request.
+	Receivers []ReceiverAnswer `json:"receivers,omitempty"`
+	// Promotions is every promotion Kargo's engine ran.
+	Promotions []PromotionRun `json:"promotions,omitempty"`
+	// Releases is when each release reached each Stage over simulated time.
+	Releases []ReleaseRun `json:"releases,omitempty"`
+}
+
+// NewReport is the empty report of module "kargo".
+func NewReport() *Report {
+	return &Report{Report: *suite.NewReport("kargo")}
+}
+
+func (r *Report) count(what string, n int) { r.Counted[what] += n }
+
+func (r *Report) add(obj *suite.Object, path, code, decidedBy, format string, args ...any) {
+	r.Add(obj.Finding(path, code, decidedBy, format, args...))
+}
+
+// Write sorts the findings and prints the report (receivers, promotions and releases keep the
+// order they ran in, which is the order of the manifests).
+func (r *Report) Write(w io.Writer) error {
+	r.Sort()
+	return suite.Encode(w, r)
+}
