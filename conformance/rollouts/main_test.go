@@ -19,7 +19,7 @@ func TestFlags(t *testing.T) {
 
 func TestOutputIsDeterministic(t *testing.T) {
 	dir := t.TempDir()
-	manifest := promTemplate("", "result[0] < 0.05") + "---\n" + webTemplate("result == {{args.version}}", "{$.version}")
+	manifest := manifestYAML(t, append(promTemplate(nil, "result[0] < 0.05"), webTemplate("result == {{args.version}}", "{$.version}"))...)
 	if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}

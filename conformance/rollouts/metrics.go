@@ -86,6 +86,7 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 			r.Add(obj.Finding("/spec/metrics", "metric-spec-invalid", upstream("utils/analysis", "ValidateMetrics"), "the analysis run ends in Error (\"analysis spec invalid\") before measuring: %v", err))
 		}
 	}
+	checkDryRun(obj, t.Spec, r)
 	for i, m := range resolved {
 		if m == nil {
 			continue
@@ -115,6 +116,39 @@ func checkAnalysisTemplate(obj Object, r *Report, web *webServer) {
 		}
 		if documented {
 			compareOutcomes(obj, metric.Name, path, expected, evals, r)
+		}
+	}
+}
+
+// checkDryRun asks Argo Rollouts which metrics run dry (GetDryRunMetrics, what the analysis
+// controller asks before it measures: a dry-run metric's failures never fail the run). Every
+// dryRun rule is a regular expression matched anywhere in a metric's name, so a rule written as a
+// name (`soak`) also makes every metric whose name contains it (`soak-probe`, `pre-soak-check`)
+// run dry: a check that no longer gates anything. A rule that matches no metric errors the run.
+// A metric a rule names exactly (its name, or ^name$) is the rule's intent; any other one it
+// matches is a finding.
+func checkDryRun(obj Object, spec v1alpha1.AnalysisTemplateSpec, r *Report) {
+	if len(spec.DryRun) == 0 {
+		return
+	}
+	decidedBy := upstream("utils/analysis", "GetDryRunMetrics")
+	dry, err := analysisutil.GetDryRunMetrics(spec.DryRun, spec.Metrics)
+	if err != nil {
+		r.Add(obj.Finding("/spec/dryRun", "dry-run-rule-invalid", decidedBy, "the analysis run ends in Error before measuring: %v", err))
+		return
+	}
+	for i, rule := range spec.DryRun {
+		r.Count("dry-run rules")
+		for _, m := range spec.Metrics {
+			if !dry[m.Name] || rule.MetricName == m.Name || rule.MetricName == "^"+regexp.QuoteMeta(m.Name)+"$" {
+				continue
+			}
+			if matched, _ := regexp.MatchString(rule.MetricName, m.Name); !matched {
+				continue
+			}
+			r.Add(obj.Finding(fmt.Sprintf("/spec/dryRun/%d/metricName", i), "dry-run-rule-matches-another-metric", decidedBy,
+				"dry-run rule %q also matches metric %q (rollouts matches every rule as an unanchored regular expression): its failures no longer fail the analysis run, so the check gates nothing; anchor the rule (^%s$)",
+				rule.MetricName, m.Name, regexp.QuoteMeta(rule.MetricName)))
 		}
 	}
 }
