@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 )
 
 // widgetBundle is a one-CRD schema bundle in the format of imports/schema-bundle.json: a default,
@@ -20,7 +23,33 @@ const widgetBundle = `{"crds":[{"group":"example.io","kind":"Widget","namespaced
    {"rule":"!has(self.min) || !has(self.max) || self.min <= self.max","message":"min must not exceed max"},
    {"rule":"has(self.mode)","message":"mode is defaulted before validation"}]}}}}]}],"kargoSchemas":{}}`
 
-func admitWidgets(t *testing.T, bundleText, manifest string) *Report {
+// object is a typed apimachinery value of an object of a CRD (the suite's test CRD has no Go type).
+func object(apiVersion, kind, namespace, name string, spec map[string]any) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name}}}
+	if namespace != "" {
+		u.SetNamespace(namespace)
+	}
+	if spec != nil {
+		u.Object["spec"] = spec
+	}
+	return u
+}
+
+// manifest is objects as one multi-document YAML file.
+func manifest(t *testing.T, objects ...*unstructured.Unstructured) string {
+	t.Helper()
+	docs := make([]string, 0, len(objects))
+	for _, o := range objects {
+		data, err := yaml.Marshal(o.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(data))
+	}
+	return strings.Join(docs, "---\n")
+}
+
+func admitWidgets(t *testing.T, bundleText string, objects ...*unstructured.Unstructured) *Report {
 	t.Helper()
 	dir := t.TempDir()
 	bundleFile := filepath.Join(dir, "bundle.json")
@@ -31,24 +60,24 @@ func admitWidgets(t *testing.T, bundleText, manifest string) *Report {
 	if err := os.WriteFile(bundleFile, []byte(bundleText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(manifests, "w.k8s.yaml"), []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(manifests, "w.k8s.yaml"), []byte(manifest(t, objects...)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	crds, err := loadBundle(bundleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	objects, err := readManifests(manifests)
+	read, err := readManifests(manifests)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newReport()
-	checkManifests(objects, crds, r)
+	checkManifests(read, crds, r)
 	return r
 }
 
-func widget(spec string) string {
-	return "apiVersion: example.io/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: shop\nspec:\n" + spec
+func widget(spec map[string]any) *unstructured.Unstructured {
+	return object("example.io/v1", "Widget", "shop", "w", spec)
 }
 
 func findings(r *Report) string {
@@ -61,7 +90,7 @@ func findings(r *Report) string {
 }
 
 func TestGoodWidgetIsAdmitted(t *testing.T) {
-	r := admitWidgets(t, widgetBundle, widget("  size: 3\n  min: 1\n  max: 2\n  tags: [a, b]\n")+"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+	r := admitWidgets(t, widgetBundle, widget(map[string]any{"size": 3, "min": 1, "max": 2, "tags": []any{"a", "b"}}), object("v1", "ConfigMap", "", "c", nil))
 	if got := findings(r); got != "" {
 		t.Fatalf("findings %q", got)
 	}
@@ -71,7 +100,9 @@ func TestGoodWidgetIsAdmitted(t *testing.T) {
 }
 
 func TestUnknownFieldsArePruned(t *testing.T) {
-	r := admitWidgets(t, widgetBundle, "apiVersion: example.io/v1\nkind: Widget\nmetadata:\n  name: w\n  labelz: {a: b}\nspec:\n  size: 3\n  colour: red\n")
+	w := object("example.io/v1", "Widget", "", "w", map[string]any{"size": 3, "colour": "red"})
+	w.Object["metadata"].(map[string]any)["labelz"] = map[string]any{"a": "b"}
+	r := admitWidgets(t, widgetBundle, w)
 	if got := findings(r); got != "/metadata/labelz field-pruned,/spec/colour field-pruned" {
 		t.Fatalf("findings %q", got)
 	}
@@ -85,7 +116,7 @@ func TestUnknownFieldsArePruned(t *testing.T) {
 }
 
 func TestSchemaViolations(t *testing.T) {
-	r := admitWidgets(t, widgetBundle, widget("  size: 0\n  mode: medium\n  tags: [a, a]\n"))
+	r := admitWidgets(t, widgetBundle, widget(map[string]any{"size": 0, "mode": "medium", "tags": []any{"a", "a"}}))
 	// The schema errors block the CEL rules, which the API server says in one more error.
 	if got := findings(r); got != " cel-rules-skipped,/spec/mode schema-invalid,/spec/size schema-invalid,/spec/tags/1 schema-invalid" {
 		t.Fatalf("findings %q", got)
@@ -102,7 +133,7 @@ func TestSchemaViolations(t *testing.T) {
 }
 
 func TestCELRuleFails(t *testing.T) {
-	r := admitWidgets(t, widgetBundle, widget("  size: 3\n  min: 5\n  max: 1\n"))
+	r := admitWidgets(t, widgetBundle, widget(map[string]any{"size": 3, "min": 5, "max": 1}))
 	if got := findings(r); got != "/spec cel-rule-failed" {
 		t.Fatalf("findings %q", got)
 	}
@@ -112,8 +143,11 @@ func TestCELRuleFails(t *testing.T) {
 }
 
 func TestBadNameAndUnservedVersion(t *testing.T) {
-	manifest := strings.Replace(widget("  size: 3\n"), "name: w", "name: Bad_Name", 1) + "---\n" + strings.Replace(widget("  size: 3\n"), "example.io/v1", "example.io/v2", 1)
-	r := admitWidgets(t, widgetBundle, manifest)
+	badName := widget(map[string]any{"size": 3})
+	badName.SetName("Bad_Name")
+	v2 := widget(map[string]any{"size": 3})
+	v2.SetAPIVersion("example.io/v2")
+	r := admitWidgets(t, widgetBundle, badName, v2)
 	if got := findings(r); got != "/metadata/name schema-invalid,/apiVersion version-not-served" {
 		t.Fatalf("findings %q", got)
 	}
@@ -137,19 +171,11 @@ func TestProjectBundleKargoStageRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stage := `apiVersion: kargo.akuity.io/v1alpha1
-kind: Stage
-metadata: {name: test, namespace: guestbook}
-spec:
-  requestedFreight:
-    - origin: {kind: Warehouse, name: guestbook}
-      sources: {direct: true}
-  promotionTemplate:
-    spec:
-      steps:
-        - uses: git-clone
-          task: {name: render-cluster}
-`
+	step := map[string]any{"uses": "git-clone", "task": map[string]any{"name": "render-cluster"}}
+	stage := object("kargo.akuity.io/v1alpha1", "Stage", "guestbook", "test", map[string]any{
+		"requestedFreight":  []any{map[string]any{"origin": map[string]any{"kind": "Warehouse", "name": "guestbook"}, "sources": map[string]any{"direct": true}}},
+		"promotionTemplate": map[string]any{"spec": map[string]any{"steps": []any{step}}},
+	})
 	r := admitWidgets(t, string(text), stage)
 	if got := findings(r); got != "/spec/promotionTemplate/spec/steps/0 cel-rule-failed" {
 		t.Fatalf("findings %q", got)
@@ -157,7 +183,8 @@ spec:
 	if !strings.Contains(r.Findings[0].Message, "PromotionTemplate step must have exactly one of uses or task set") {
 		t.Fatalf("message %q", r.Findings[0].Message)
 	}
-	r = admitWidgets(t, string(text), strings.Replace(stage, "          task: {name: render-cluster}\n", "", 1))
+	delete(step, "task")
+	r = admitWidgets(t, string(text), stage)
 	if got := findings(r); got != "" {
 		t.Fatalf("findings %q", got)
 	}
