@@ -8,8 +8,8 @@ import { ModelApplication } from './kargo-steps';
  * after are applied and every ApplicationSet reconciles again and again until nothing changes.
  * Each reconcile follows `applicationset/controllers/applicationset_controller.go`:
  *
- * - `Reconcile`: generate (`template.GenerateApplications`), drop duplicates
- *   (`validateGeneratedApplications`), then `createOrUpdateInCluster` when the policy allows
+ * - `Reconcile`: generate (`template.GenerateApplications`), drop every Application of a name
+ *   generated twice (`validateGeneratedApplications`), then `createOrUpdateInCluster` when the policy allows
  *   updates, else `createInCluster`; on any error it returns before `deleteInCluster`.
  * - `createOrUpdateInCluster`: per Application `utils.CreateOrUpdate` whose mutate ends with
  *   `controllerutil.SetControllerReference`, which fails on an Application another ApplicationSet
@@ -167,10 +167,8 @@ function initialApplications(before: any[], options: FleetChangeOptions): Map<st
 
 /** One `Reconcile` of one ApplicationSet; returns the Applications it was refused. */
 function reconcile(set: Reconciler, live: Map<string, LiveApplication>, round: number, events: FleetChangeEvent[]): FleetChangeEvent[] {
-  // validateGeneratedApplications: a name generated twice is an error for the later ones, which are skipped
-  const firsts = new Map<string, ModelApplication>();
-  for (const a of set.generated) if (!firsts.has(keyOf(a))) firsts.set(keyOf(a), a);
-  const valid = [...firsts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // modelApplications already left out every name generated twice (validateGeneratedApplications)
+  const valid = [...set.generated].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // createInCluster: without update, only what it does not control yet
   const todo = allowUpdate(set.policy) ? valid : valid.filter((a) => live.get(keyOf(a))?.owner !== set.id);
   const refused: FleetChangeEvent[] = [];

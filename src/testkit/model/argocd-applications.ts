@@ -34,6 +34,14 @@ export interface ModelApplicationsOptions {
    * @default false
    */
   readonly placementOnly?: boolean;
+  /**
+   * Keep every Application an ApplicationSet generates, also a name it generates twice. Argo CD
+   * writes neither of those (`validateGeneratedApplications` keys its error by the Application's
+   * qualified name, and `Reconcile` writes only names without an error); `checkApplicationNames`
+   * needs them to say so. With `placementOnly` (no names) every Application is kept.
+   * @default false
+   */
+  readonly keepDuplicates?: boolean;
 }
 
 export function modelApplications(objects: any[], options: ModelApplicationsOptions = {}): ModelApplication[] {
@@ -46,10 +54,19 @@ export function modelApplications(objects: any[], options: ModelApplicationsOpti
     } else if (obj?.kind === 'ApplicationSet' && obj.spec?.template) {
       const template = obj.spec.template;
       const placement = { metadata: { namespace: template.metadata?.namespace }, spec: placementOf(template.spec ?? {}) };
-      apps.push(...expandApplicationSet(obj, options.placementOnly ? placement : template, secrets));
+      const generated = expandApplicationSet(obj, options.placementOnly ? placement : template, secrets);
+      // placement only renders no names: which ones are duplicated is not known there
+      apps.push(...(options.keepDuplicates || options.placementOnly ? generated : writtenByArgoCD(generated)));
     }
   }
   return apps;
+}
+
+/** What the ApplicationSet controller writes of one ApplicationSet's Applications: no name it generates twice. */
+function writtenByArgoCD(generated: ModelApplication[]): ModelApplication[] {
+  const count = new Map<string, number>();
+  for (const a of generated) count.set(a.name, (count.get(a.name) ?? 0) + 1);
+  return generated.filter(a => count.get(a.name) === 1);
 }
 
 function placementOf(spec: any): any {
@@ -185,12 +202,14 @@ function toModel(metadata: any, spec: any, origin: { obj: any; path: string }): 
 
 /**
  * Generated Applications are created in their ApplicationSet's namespace on the hub, so two with
- * one name are one object: the ApplicationSet controller refuses a name one ApplicationSet
- * generates twice (argo-cd `applicationset/controllers/applicationset_controller.go`
- * `validateGeneratedApplications`: "contains applications with duplicate name"), and cannot take
- * over an Application another ApplicationSet controls (`createOrUpdateInCluster`:
+ * one name are one object: the ApplicationSet controller writes neither Application of a name one
+ * ApplicationSet generates twice (argo-cd `applicationset/controllers/applicationset_controller.go`
+ * `validateGeneratedApplications`: "contains applications with duplicate name", keyed by the
+ * qualified name, and `Reconcile` keeps only names without an error), and cannot take over an
+ * Application another ApplicationSet controls (`createOrUpdateInCluster`:
  * `controllerutil.SetControllerReference` fails with an already-owned error), so one of the two
- * never deploys. A cluster shared by two stages needs one Application name per stage.
+ * never deploys. A cluster shared by two stages needs one Application name per stage. Give it
+ * the Applications of `modelApplications(objects, { keepDuplicates: true })`.
  */
 export function checkApplicationNames(apps: ModelApplication[]): ControllerFinding[] {
   const byName = new Map<string, ModelApplication[]>();
@@ -215,7 +234,7 @@ export function checkApplicationNames(apps: ModelApplication[]): ControllerFindi
   for (const { owner, rivals, namespace, names } of conflicts.values()) {
     const shared = `Application${names.length > 1 ? 's' : ''} ${[...names].sort().join(', ')}`;
     const message = rivals.length === 1
-      ? `ApplicationSet ${rivals[0]} generates ${shared} more than once: the controller refuses the duplicates ("contains applications with duplicate name")`
+      ? `ApplicationSet ${rivals[0]} generates ${shared} more than once: the controller writes none of them ("contains applications with duplicate name")`
       : `ApplicationSets ${rivals.join(' and ')} all generate ${shared} in namespace ${namespace}: only the first to reconcile controls each, `
         + 'the others fail ("already owned by another"), so one stage never deploys to those clusters';
     out.push(finding(owner, '/spec/template/metadata/name', 'application-name-conflict', message));

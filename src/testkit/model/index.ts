@@ -1,6 +1,6 @@
 export type { ControllerFinding } from './controller-finding';
 export { CONTROLLER_FINDING_CODES, controllerFindingUpstream, setSource } from './controller-finding';
-export type { SimulateControllersOptions } from './simulate-controllers';
+export type { ModelBehaviour, SimulateControllersOptions } from './simulate-controllers';
 export { findingCodes, simulateControllers, simulateManifestDirectory } from './simulate-controllers';
 export type { ClusterConnectionOptions } from './argocd-cluster-connection';
 export type { PromotionModelOptions } from './kargo-promotion-model';

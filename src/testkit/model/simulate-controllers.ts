@@ -42,7 +42,21 @@ import { listYamlFiles } from '../yaml-files';
  * | which Stages auto-promote; verification length (initialDelay, count × interval, dry-run metrics awaited); none without `spec.verification` | `kargo-stage-specs.ts` | kargo `pkg/api/auto_promotion.go` (`IsAutoPromotionEnabled`), `regular_stages.go` (`verifyStageFreight`); argo-rollouts `analysis/analysis.go` (`runMeasurements`, `assessRunStatus`), `pkg/apis/rollouts/v1alpha1/analysis_types.go` (`EffectiveCount`) |
  * | one release over time: regular Stages reconciled on upstream verification, promotion/verification end and every 5 minutes, auto-promoting the newest listed Freight; a person promoting a manual Stage once it is listed; control-flow Stages reconciled on events only, no timer; never / late / soak not waited | `kargo-release-timeline.ts` | kargo `pkg/controller/stages/regular_stages.go` (`Reconcile` RequeueAfter, `autoPromoteFreight`, `syncFreight`), `event_handlers.go` (`downstreamStageEnqueuer`, `stageEnqueuerForApprovedFreight`, `warehouseStageEnqueuer`), `control_flow_stages.go` (`SetupWithManager` predicates, `reconcile`, `markFreightVerifiedForStage`) |
  */
-export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions, ReleaseTimelineOptions {}
+export interface SimulateControllersOptions extends ClusterConnectionOptions, PromotionModelOptions, ReleaseTimelineOptions {
+  /**
+   * Behaviours left out: those the conformance suite decides with the upstream code itself
+   * (conformance/controllers: Kargo's promotion engine and steps, Kargo's Freight functions over
+   * time, Argo CD's ApplicationSet controller), so that no finding on them is the model's there.
+   * `applicationsets` leaves out the generated Applications (only written ones are checked) and
+   * their names; `promotions` the promotion runs and the step configurations; `releases` the
+   * release timeline.
+   * @default - none
+   */
+  readonly skip?: ReadonlyArray<ModelBehaviour>;
+}
+
+/** A group of modelled behaviours (`SimulateControllersOptions.skip`). */
+export type ModelBehaviour = 'applicationsets' | 'promotions' | 'releases';
 
 /**
  * Runs the controller model on synthesized objects (e.g. `Testing.synth(chart)` of every chart,
@@ -50,18 +64,20 @@ export interface SimulateControllersOptions extends ClusterConnectionOptions, Pr
  */
 export function simulateControllers(objects: any[], options: SimulateControllersOptions = {}): ControllerFinding[] {
   const list = objects.filter((o) => o !== null && typeof o === 'object');
-  const apps = modelApplications(list);
+  const skip = new Set(options.skip ?? []);
+  const appSets = !skip.has('applicationsets');
+  const apps = modelApplications(appSets ? list : list.filter(o => o.kind !== 'ApplicationSet'));
   const findings = [
     ...checkProjectPermissions(list, apps),
-    ...checkApplicationNames(apps),
+    ...(appSets ? checkApplicationNames(modelApplications(list, { keepDuplicates: true })) : []),
     ...checkClusterConnections(list, options),
-    ...checkStepConfigs(list),
+    ...(skip.has('promotions') ? [] : checkStepConfigs(list)),
     ...checkWebMetrics(list),
     ...checkMetricOutcomes(list),
     ...checkPodSecurity(list),
     ...checkVerifications(list),
-    ...checkPromotions(list, apps, options),
-    ...simulateRelease(list, options).findings,
+    ...(skip.has('promotions') ? [] : checkPromotions(list, apps, options)),
+    ...(skip.has('releases') ? [] : simulateRelease(list, options).findings),
   ];
   return uniqueFindings(findings).sort(compareFindings);
 }

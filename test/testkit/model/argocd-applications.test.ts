@@ -55,6 +55,16 @@ describe('modelApplications', () => {
     expect(apps[0].sources).toEqual([{ repoURL: 'https://git.example.com/web.git' }]);
   });
 
+  // Argo CD v3.5.1's validateGeneratedApplications keys its error by the qualified name, and
+  // Reconcile writes only names without one: both Applications of a duplicated name are dropped
+  // (conformance/controllers/argocd TestOneNameGeneratedTwiceIsDroppedEntirely runs that code).
+  test('a name one ApplicationSet generates twice: Argo CD writes neither', () => {
+    const oneName = { ...appSet, spec: { ...appSet.spec, template: { ...appSet.spec.template, metadata: { name: 'web' } } } };
+    const objects = [secret('c1', 'prod'), secret('c3', 'prod'), oneName];
+    expect(modelApplications(objects)).toEqual([]);
+    expect(modelApplications(objects, { keepDuplicates: true }).map(a => a.name)).toEqual(['web', 'web']);
+  });
+
   test('placementOnly keeps where each Application runs and drops the rest of the template', () => {
     const apps = modelApplications([secret('c1', 'prod'), appSet], { placementOnly: true });
     expect(apps).toHaveLength(1);
