@@ -7,10 +7,11 @@ import {
 /*
  * npm run conformance -- <manifests dir> [--before <dir>] [--now <RFC3339>]
  *
- * Runs a directory of synthesized manifests through every Go module under conformance/ (Argo CD's
- * and Argo Rollouts' own code) and through the test kit's model (Kargo, whose Go packages cannot be
- * built here). Prints each finding on one line, then what each module counted.
- * Exit 0: no finding; 1: findings; 2: the suite itself failed (reason on stderr, one line).
+ * Runs a directory of synthesized manifests through every command of the Go modules under
+ * conformance/ (Kargo's, Argo CD's, Argo Rollouts' and the API server's own code) and through the
+ * test kit's model for what no command decides (docs/conformance.md). Prints each finding on one
+ * line, then what each command counted; progress (which module builds, which case runs) goes to
+ * stderr. Exit 0: no finding; 1: findings; 2: the suite itself failed (reason on stderr).
  */
 
 const USAGE = 'usage: npm run conformance -- <manifests dir> [--before <dir>] [--now <RFC3339>]';

@@ -4,14 +4,14 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
-import { ControllerFinding, formatIssues, ManifestIssue, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
+import { ControllerFinding, formatIssues, ManifestIssue, ModelBehaviour, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
  * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
- * differential.ts: build the Go modules under conformance/*\/go.mod (each a command that runs the
- * synthesized output through Argo CD's or Argo Rollouts' own Go code, see
- * /CONFORMANCE-PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
- * the controllers (the only judge of Kargo: its Go packages cannot be compiled here).
+ * differential.ts: build the Go modules under conformance/*\/go.mod (commands that run the
+ * synthesized output through Kargo's, Argo CD's, Argo Rollouts' and the API server's own Go code;
+ * conformance/PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
+ * the controllers for the behaviours no command decides (docs/conformance.md says which).
  */
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -186,16 +186,23 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
 }
 
 /**
- * The test kit's model of the controllers on a directory, labelled as a model; with `before`, also
- * the model of the ApplicationSet controller through the fleet change (`simulateFleetChange`).
+ * The behaviours the upstream commands decide, which the model then leaves out: promotions and
+ * Freight over time (conformance/controllers kargo) and ApplicationSets, fleet changes included
+ * (conformance/controllers argocd).
  */
-export function runModel(dir: string, options: ManifestRunOptions = {}): ModuleReport {
-  // `now` is handed on for a model that knows time; today's ignores it
-  const modelOptions = { ...(options.now !== undefined ? { now: options.now } : {}) } as SimulateControllersOptions;
+export const UPSTREAM_DECIDES: ModelBehaviour[] = ['applicationsets', 'promotions', 'releases'];
+
+/**
+ * The test kit's model of the controllers on a directory, labelled as a model, for the behaviours
+ * no upstream command decides (`UPSTREAM_DECIDES` are left out). `all: true` runs every modelled
+ * behaviour (differential.ts, to compare them with upstream).
+ */
+export function runModel(dir: string, options: ManifestRunOptions & { all?: boolean } = {}): ModuleReport {
+  const modelOptions: SimulateControllersOptions = options.all ? {} : { skip: UPSTREAM_DECIDES };
   let findings: ControllerFinding[];
   try {
     findings = simulateManifestDirectory(dir, modelOptions);
-    if (options.before !== undefined) findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
+    if (options.all && options.before !== undefined) findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
   } catch (e) {
     throw new SuiteError(`the test kit model failed on ${dir}: ${firstLine((e as Error).message)}`);
   }
@@ -234,7 +241,7 @@ export function formatFinding(f: ConformanceFinding): string {
 export function formatSummary(reports: ModuleReport[]): string[] {
   return reports.map((r) => {
     const counts = Object.keys(r.counted).sort().map((k) => `${k} ${r.counted[k]}`).join(', ');
-    const label = r.module === 'model' ? 'model (test kit model of Argo CD, Kargo and Argo Rollouts; not upstream code)' : r.module;
+    const label = r.module === 'model' ? 'model (test kit model of what no command decides; not upstream code)' : r.module;
     return `${label}: ${counts || 'nothing counted'}; ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`;
   });
 }
