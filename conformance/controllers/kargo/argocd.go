@@ -155,8 +155,22 @@ func (a *ArgoCD) Authorized(project, stage string) []*argocdapi.Application {
 	return out
 }
 
-// RunOperations runs every pending sync operation and returns how many ran.
-func (a *ArgoCD) RunOperations(ctx context.Context, promotion string) (int, error) {
+// SyncsOf are the syncs a promotion started.
+func (a *ArgoCD) SyncsOf(promotion string) []Sync {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []Sync
+	for _, s := range a.Syncs {
+		if s.Promotion == promotion {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// RunOperations runs every pending sync operation and returns how many ran; each is the
+// promotion's that argocd-update named in the operation's info.
+func (a *ArgoCD) RunOperations(ctx context.Context, _ string) (int, error) {
 	var list kargoargo.ApplicationList
 	if err := a.Client.List(ctx, &list); err != nil {
 		return 0, err
@@ -168,6 +182,12 @@ func (a *ArgoCD) RunOperations(ctx context.Context, promotion string) (int, erro
 			continue
 		}
 		n++
+		promotion := ""
+		for _, info := range app.Operation.Info {
+			if info != nil && info.Name == "kargo.akuity.io/promotion" {
+				promotion = info.Value
+			}
+		}
 		sync := a.sync(app, promotion)
 		now := metav1.NewTime(time.Now())
 		state := &kargoargo.OperationState{Operation: *app.Operation, FinishedAt: &now, SyncResult: &kargoargo.SyncOperationResult{}}

@@ -273,6 +273,8 @@ func (w *ChartWorld) publishOCI(u *url.URL, versions []string) error {
 }
 
 func (w *ChartWorld) publishClassic(u *url.URL, name string, versions []string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	dir := filepath.Join(w.dir, "www", u.Hostname(), filepath.FromSlash(u.Path))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

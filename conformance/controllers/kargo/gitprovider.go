@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,16 +130,17 @@ func prURL(repoURL string, n int64) string {
 	return fmt.Sprintf("https://%s%s/pull/%d", u.Host, u.Path, n)
 }
 
-// Open are the numbers of the open pull requests.
-func (p *PullRequests) Open() []int64 {
+// Open are the numbers of the open pull requests whose head branch contains head (every one for "").
+func (p *PullRequests) Open(head string) []int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []int64
 	for n, pr := range p.prs {
-		if pr.pr.Open {
+		if pr.pr.Open && strings.Contains(pr.head, head) {
 			out = append(out, n)
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
 

@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -84,16 +87,47 @@ type project struct {
 	r       *Report
 	log     io.Writer
 	windows *argocd.Windows
+	// stagesWithSteps are the Stages promoted, for the promotions across a freeze
+	stagesWithSteps []*Decoded[kargoapi.Stage]
+	scenarios       []Scenario
 }
 
 // CheckPromotions promotes every Stage with promotion steps of every project through Kargo's
 // engine, in each Scenario, and reports what went wrong.
+//
+// Projects are promoted side by side (each on a Kargo API server of its own; the repositories,
+// chart servers and Argo CDs they share are safe for that), each into a report of its own,
+// merged in project order; the promotions across a freeze set the clock of expressions, so they
+// run one after the other, after all the others.
 func CheckPromotions(ctx context.Context, r *Report, objs *Objects, world *World, argos map[string]*ArgoCD, windows *argocd.Windows, log io.Writer) error {
-	for _, ns := range objs.Namespaces() {
-		p := &project{name: ns, objs: objs, world: world, argos: argos, r: r, log: log, windows: windows}
-		if err := p.run(ctx); err != nil {
-			return fmt.Errorf("project %s: %w", ns, err)
+	return checkPromotions(ctx, r, objs, world, argos, windows, log, Scenarios)
+}
+
+func checkPromotions(ctx context.Context, r *Report, objs *Objects, world *World, argos map[string]*ArgoCD, windows *argocd.Windows, log io.Writer, scenarios []Scenario) error {
+	namespaces := objs.Namespaces()
+	projects := make([]*project, len(namespaces))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(2, runtime.NumCPU()))
+	for i, ns := range namespaces {
+		projects[i] = &project{name: ns, objs: objs, world: world, argos: argos, r: NewReport(), log: log, windows: windows, scenarios: scenarios}
+		p := projects[i]
+		g.Go(func() error {
+			if err := p.run(gctx); err != nil {
+				return fmt.Errorf("project %s: %w", p.name, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, p := range projects {
+		for _, s := range p.stagesWithSteps {
+			if err := p.mergeDuringFreeze(ctx, s); err != nil {
+				return fmt.Errorf("project %s: %w", p.name, err)
+			}
 		}
+		r.Merge(p.r)
 	}
 	return nil
 }
@@ -157,14 +191,12 @@ func (p *project) run(ctx context.Context) error {
 	if err := p.publish(ctx, content, warehouses, stages); err != nil {
 		return err
 	}
+	p.stagesWithSteps = stages
 	for _, s := range stages {
-		for _, sc := range Scenarios {
+		for _, sc := range p.scenarios {
 			if err := p.promote(ctx, s, sc); err != nil {
 				return err
 			}
-		}
-		if err := p.mergeDuringFreeze(ctx, s); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -417,7 +449,6 @@ func (p *project) promote(ctx context.Context, s *Decoded[kargoapi.Stage], sc Sc
 			"%s of stage %s: kargo's promotion webhook refuses the promotion: %s", sc.Name, s.Value.Name, oneLine(err))
 		return nil
 	}
-	syncsBefore := len(argo.Syncs)
 	if err := p.runToEnd(ctx, cp, argo, promo, nil); err != nil {
 		return err
 	}
@@ -426,7 +457,7 @@ func (p *project) promote(ctx context.Context, s *Decoded[kargoapi.Stage], sc Sc
 		run.Steps = append(run.Steps, fmt.Sprintf("%s %s", m.Alias, m.Status))
 		_ = i
 	}
-	syncs := argo.Syncs[syncsBefore:]
+	syncs := argo.SyncsOf(promo.Name)
 	for _, sy := range syncs {
 		run.Synced = append(run.Synced, sy.Application)
 	}
@@ -461,7 +492,13 @@ func (p *project) runToEnd(ctx context.Context, cp *ControlPlane, argo *ArgoCD, 
 				beforeMerge()
 				beforeMerge = nil
 			}
-			for _, n := range p.world.PRs.Open() {
+			// the promotion's own pull requests (git-push names the branch it generates after the
+			// promotion); a branch the steps name themselves: every open one
+			open := p.world.PRs.Open(promo.Name)
+			if len(open) == 0 {
+				open = p.world.PRs.Open("")
+			}
+			for _, n := range open {
 				if _, err := p.world.PRs.Merge(n); err != nil {
 					return err
 				}

@@ -182,7 +182,7 @@ func CheckReceivers(ctx context.Context, r *Report, o *Objects, samples map[stri
 				r.add(cfg.obj, at+"/"+receiverType(rc)+"/secretRef/name", "receiver-secret-missing", upstream("pkg/webhook/external", "NewReceiver"),
 					"receiver %q: kargo cannot read its secret %s/%s (%s): the %s is not ready, the receiver has no url and refreshes nothing; "+
 						"the warehouses it covers (%s) are found only by polling at their interval",
-					rc.Name, cfg.namespace, secretName(rc), oneLine(err), strings.ToLower(cfg.obj.Kind), strings.Join(covered(o, cfg, rc.Name), ", "))
+					rc.Name, cfg.namespace, secretName(rc), oneLine(err), strings.ToLower(cfg.obj.Kind), coveredText(covered(o, cfg, rc.Name)))
 				if err = c.Create(ctx, standInSecret(cfg.namespace, secretName(rc))); err == nil {
 					r.count("webhook receivers evaluated with a stand-in secret", 1)
 					receiver, err = external.NewReceiver(ctx, c, c, webhookBaseURL, cfg.project, cfg.namespace, rc)
@@ -400,7 +400,11 @@ func sendGeneric(ctx context.Context, r *Report, c client.Client, o *Objects, ba
 		if res.Result != "Error" {
 			continue
 		}
-		reason := strings.Join(logged, "; ")
+		var lines []string
+		for _, l := range logged {
+			lines = append(lines, strings.TrimSpace(strings.Split(l, "\n")[0]))
+		}
+		reason := strings.Join(lines, "; ")
 		if strings.Contains(res.Summary, "whenExpression") {
 			r.add(cfg.obj, at+"/whenExpression", "when-expression-error", upstream("pkg/webhook/external", "whenExpressionMet"),
 				"receiver %q: kargo ends the action in Error on %s (%s: %s): every such request is answered %d and refreshes nothing",
@@ -528,6 +532,13 @@ func covered(o *Objects, cfg *receiverConfig, receiver string) []string {
 		out = append(out, w.Value.Namespace+"/"+w.Value.Name)
 	}
 	return out
+}
+
+func coveredText(warehouses []string) string {
+	if len(warehouses) == 0 {
+		return "none named by annotation " + receiversAnnotation
+	}
+	return strings.Join(warehouses, ", ")
 }
 
 func receiverType(rc kargoapi.WebhookReceiverConfig) string {

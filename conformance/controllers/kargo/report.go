@@ -25,6 +25,8 @@ type Report struct {
 	Promotions []PromotionRun `json:"promotions,omitempty"`
 	// Releases is when each release reached each Stage over simulated time.
 	Releases []ReleaseRun `json:"releases,omitempty"`
+	// FleetChange is what Argo CD does with each Application a fleet change leaves without its path.
+	FleetChange []FleetChange `json:"fleetChange,omitempty"`
 }
 
 // NewReport is the empty report of module "kargo".
@@ -33,6 +35,18 @@ func NewReport() *Report {
 }
 
 func (r *Report) count(what string, n int) { r.Counted[what] += n }
+
+// Merge adds another report's counts, findings and runs to this one.
+func (r *Report) Merge(o *Report) {
+	for k, v := range o.Counted {
+		r.Counted[k] += v
+	}
+	r.Findings = append(r.Findings, o.Findings...)
+	r.Receivers = append(r.Receivers, o.Receivers...)
+	r.Promotions = append(r.Promotions, o.Promotions...)
+	r.Releases = append(r.Releases, o.Releases...)
+	r.FleetChange = append(r.FleetChange, o.FleetChange...)
+}
 
 func (r *Report) add(obj *suite.Object, path, code, decidedBy, format string, args ...any) {
 	r.Add(obj.Finding(path, code, decidedBy, format, args...))

@@ -18,6 +18,8 @@ import (
 type Options struct {
 	// Manifests is the directory of synthesized YAML.
 	Manifests string
+	// Before is the same platform synthesized before a change ("": no change).
+	Before string
 	// Requests is a directory of sample requests for generic receivers ("": the built-in ones).
 	Requests string
 	// Work is where repositories and work directories go ("": a temporary directory, removed after).
@@ -88,7 +90,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, fmt.Errorf("argo cd's sync windows: %w", err)
 	}
 	if o.runs("promotions") {
-		if err := CheckPromotions(ctx, r, objs, world, argo, windows, o.Progress); err != nil {
+		if o.Before != "" {
+			err = CheckFleetChangePromotions(ctx, r, o.Before, o.Manifests, objs, world, windows, o.Progress)
+		} else {
+			err = CheckPromotions(ctx, r, objs, world, argo, windows, o.Progress)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

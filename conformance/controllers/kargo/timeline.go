@@ -414,10 +414,11 @@ func (s *releaseSim) shift(ctx context.Context, d time.Duration) error {
 			back(v.ApprovedAt)
 			f.Status.ApprovedFor[k] = v
 		}
-		if err := s.c.Update(ctx, f); err != nil {
+		// the status first: the fake client's Update keeps the stored status and writes it back into f
+		if err := s.c.Status().Update(ctx, f); err != nil {
 			return err
 		}
-		if err := s.c.Status().Update(ctx, f); err != nil {
+		if err := s.c.Update(ctx, f); err != nil {
 			return err
 		}
 	}
@@ -775,8 +776,8 @@ func (s *releaseSim) whyNot(ctx context.Context, run *stageRun) (string, string)
 		return upstream("pkg/api", "ListFreightAvailableToStage"), err.Error()
 	}
 	if len(available) == 0 {
-		return upstream("pkg/api", "ListFreightFromWarehouse"), fmt.Sprintf("kargo never lists the freight as available to it, not even %s after it was verified upstream "+
-			"(ListFreightFromWarehouse: %s), so it is never auto-promoted nor offered to a person", horizon, soakWhy(stage))
+		return upstream("pkg/api", "ListFreightFromWarehouse"), fmt.Sprintf("kargo never lists the freight as available to it, not even once every soak it asks for is over "+
+			"(ListFreightFromWarehouse: %s), so it is never auto-promoted nor offered to a person", soakWhy(stage))
 	}
 	for i := range available {
 		if !stage.IsFreightAvailable(&available[i]) {

@@ -34,7 +34,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if flags.Values != "" {
 		return suite.FinishWithoutValues(command, flags.Values, kargo.NewReport(), stdout, stderr)
 	}
-	r, err := kargo.Run(context.Background(), kargo.Options{Manifests: flags.Manifests, Requests: *requests, Work: *work, Progress: stderr})
+	r, err := kargo.Run(context.Background(), kargo.Options{Manifests: flags.Manifests, Before: flags.Before, Requests: *requests, Work: *work, Progress: stderr})
 	if err != nil {
 		return suite.Fail(command, err, stderr)
 	}
