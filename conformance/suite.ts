@@ -10,7 +10,7 @@ import { ControllerFinding, formatIssues, ManifestIssue, ModelBehaviour, setSour
  * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
  * differential.ts: build the Go modules under conformance/*\/go.mod (commands that run the
  * synthesized output through Kargo's, Argo CD's, Argo Rollouts' and the API server's own Go code;
- * conformance/PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
+ * CONFORMANCE-PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
  * the controllers for the behaviours no command decides (docs/conformance.md says which).
  */
 

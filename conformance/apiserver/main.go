@@ -1,7 +1,7 @@
 // Command apiserver runs synthesized objects of the kinds with a pinned CRD through
 // k8s.io/apiextensions-apiserver v0.34.3 (Kargo v1.11.2's Kubernetes version): pruning,
 // defaulting, OpenAPI schema and CEL validation, as a create request does. It prints one JSON
-// report (see conformance/PROTOCOL.md).
+// report (see CONFORMANCE-PROTOCOL.md).
 package main
 
 import (

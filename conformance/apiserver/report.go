@@ -2,7 +2,7 @@ package main
 
 import "github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/lib/suite"
 
-// The manifests reader and the report shape of conformance/PROTOCOL.md are the suite's.
+// The manifests reader and the report shape of CONFORMANCE-PROTOCOL.md are the suite's.
 type (
 	Object  = suite.Object
 	Finding = suite.Finding

@@ -1,5 +1,5 @@
 // Command rollouts runs synthesized objects through Argo Rollouts v1.9.1's own code (and the
-// parsers Kargo v1.11.2 uses) and prints one JSON report (see conformance/PROTOCOL.md).
+// parsers Kargo v1.11.2 uses) and prints one JSON report (see CONFORMANCE-PROTOCOL.md).
 package main
 
 import (

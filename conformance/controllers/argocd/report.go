@@ -13,7 +13,7 @@ func upstream(pkg, function string) string {
 	return argoCD + " github.com/argoproj/argo-cd/v3/" + pkg + "." + function
 }
 
-// Finding and the report shape of conformance/PROTOCOL.md are the suite's.
+// Finding and the report shape of CONFORMANCE-PROTOCOL.md are the suite's.
 type Finding = suite.Finding
 
 // Report is the protocol's report, counting and adding the way this package's checks do.

@@ -1,5 +1,5 @@
 // Package suite is what the conformance commands (conformance/argocd, rollouts, apiserver) share:
-// reading a manifests directory, the report of conformance/PROTOCOL.md, the protocol's flags and
+// reading a manifests directory, the report of CONFORMANCE-PROTOCOL.md, the protocol's flags and
 // exit codes. It pins the lowest k8s.io/apimachinery of the three; each command's own require and
 // replace decide the version it links.
 package suite

@@ -8,14 +8,14 @@ import (
 	"sort"
 )
 
-// Exit codes of conformance/PROTOCOL.md: findings or not, a command that ran exits ExitRan.
+// Exit codes of CONFORMANCE-PROTOCOL.md: findings or not, a command that ran exits ExitRan.
 const (
 	ExitRan    = 0
 	ExitFailed = 2 // bad flags, unreadable files; the reason is on stderr
 )
 
 // Finding is one problem the upstream code reports for a synthesized object (see
-// conformance/PROTOCOL.md for the fields).
+// CONFORMANCE-PROTOCOL.md for the fields).
 type Finding struct {
 	Source     string `json:"source"`
 	APIVersion string `json:"apiVersion"`

@@ -1,5 +1,5 @@
 // Command argocd runs a directory of synthesized manifests through Argo CD v3.5.1's own code (see
-// package argocd) and prints one JSON report (conformance/PROTOCOL.md); with --values, it judges
+// package argocd) and prints one JSON report (CONFORMANCE-PROTOCOL.md); with --values, it judges
 // sync-window schedules with Argo CD's parser. Exit 0 when it ran, 2 when it could not.
 package main
 

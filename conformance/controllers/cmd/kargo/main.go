@@ -1,5 +1,5 @@
 // Command kargo runs a directory of synthesized manifests through Kargo v1.11.2's own code (see
-// package kargo) and prints one JSON report (conformance/PROTOCOL.md); progress goes to stderr.
+// package kargo) and prints one JSON report (CONFORMANCE-PROTOCOL.md); progress goes to stderr.
 // Exit 0 when it ran, 2 when it could not.
 package main
 
