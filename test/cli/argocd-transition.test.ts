@@ -11,12 +11,17 @@ describe('argoCdTransition', () => {
   test('one ApplicationSet per wave: a swap blocks both ApplicationSets, and the plan says a person must act', () => {
     const swapped = withProdWaves(prod(1), prod(2, 4), prod(3, 5, 6, 7));
     const [api] = diffTrees(tree({ api: API }), tree({ api: swapped })).apps;
-    expect(api.argoCd.findings.map((f) => `${f.name}: ${f.code}`)).toEqual([
-      'api-prod-w2: applicationset-ownership-conflict', 'api-prod-w3: applicationset-ownership-conflict',
+    // as conformance/controllers argocd reports it: each refused its ownership, and the Application it generates not run as generated
+    expect(api.argoCd.findings.map((f) => `${f.name}: ${f.code}`).sort()).toEqual([
+      'api-prod-w2: applicationset-application-outdated', 'api-prod-w2: applicationset-ownership-conflict',
+      'api-prod-w3: applicationset-application-outdated', 'api-prod-w3: applicationset-ownership-conflict',
     ]);
     const markdown = renderPlan(diffTrees(tree({ api: API }), tree({ api: swapped })), [], 'main');
     expect(markdown).toContain('- needs a person (`applicationset-ownership-conflict`): ApplicationSet argocd/api-prod-w2 generates Application '
       + 'argocd/api-prod-4 (controlled by ApplicationSet argocd/api-prod-w3): SetControllerReference refuses it on every reconcile');
+    // this shape has no preserveResourcesOnDeletion: RenderTemplateParams gives its Applications the resources finalizer
+    expect(markdown).toContain('the clusters stay on their old branch until a person deletes the Applications (and with them, by the resources finalizer, '
+      + 'what they deployed)');
     expect(markdown).not.toContain('change ApplicationSet');
   });
 

@@ -200,6 +200,22 @@ function reconcile(set: Reconciler, live: Map<string, LiveApplication>, round: n
   return refused;
 }
 
+/**
+ * What deleting a generated Application does to what it deployed: `RenderTemplateParams`
+ * (applicationset/utils/utils.go) gives it the resources finalizer unless the ApplicationSet sets
+ * `preserveResourcesOnDeletion` or its template names finalizers of its own (the library sets
+ * `preserveResourcesOnDeletion`, src/argocd/argocd-release.ts).
+ */
+function resourcesOnDeletion(appSet: any): string {
+  const own: unknown[] = appSet?.spec?.template?.metadata?.finalizers ?? [];
+  const finalizer = own.length > 0
+    ? own.some((f) => typeof f === 'string' && f.startsWith('resources-finalizer.argocd.argoproj.io'))
+    : appSet?.spec?.syncPolicy?.preserveResourcesOnDeletion !== true;
+  return finalizer
+    ? 'and with them, by the resources finalizer, what they deployed'
+    : 'what they deployed stays: no resources finalizer';
+}
+
 function fixedPointFindings(sets: Reconciler[], live: Map<string, LiveApplication>, errors: Map<string, FleetChangeEvent[]>): ControllerFinding[] {
   const out: ControllerFinding[] = [];
   const generators = new Map<string, Reconciler[]>();
@@ -211,21 +227,27 @@ function fixedPointFindings(sets: Reconciler[], live: Map<string, LiveApplicatio
       out.push(finding(set.obj, '/spec/generators', 'applicationset-ownership-conflict',
         `ApplicationSet ${set.id} generates Application${refused.length > 1 ? 's' : ''} ${held}: SetControllerReference refuses ${refused.length > 1 ? 'them' : 'it'} on every `
         + 'reconcile, and Reconcile returns before deleteInCluster, so this ApplicationSet deletes nothing either; the clusters stay on their '
-        + 'old branch until a person deletes the Applications (the resources stay: no resources finalizer)'));
+        + `old branch until a person deletes the Applications (${resourcesOnDeletion(set.obj)})`));
     }
     const owned = [...live].filter(([, a]) => a.owner === set.id).map(([k]) => k);
     const mine = new Map(set.generated.map((a) => [keyOf(a), a]));
     const stale = owned.filter((k) => !mine.has(k) && !(generators.get(k) ?? []).some((other) => other.id !== set.id));
     const outdated = owned.filter((k) => mine.has(k) && live.get(k)!.fields !== fieldsOf(mine.get(k)!));
+    // what it generates that another ApplicationSet controls, or that is not there at all
+    const notRun = [...mine.keys()].filter((k) => live.get(k)?.owner !== set.id)
+      .map((k) => (live.has(k) ? `${k} (controlled by ApplicationSet ${live.get(k)!.owner || 'none'})` : `${k} (missing)`));
     if (stale.length > 0 && refused.length === 0) {
       out.push(finding(set.obj, '/spec/generators', 'applicationset-application-outdated',
         `ApplicationSet ${set.id} no longer generates ${stale.join(', ')} but its policy ${set.policy} does not delete (AllowDelete): they go on `
         + 'deploying what they last pointed at; a person deletes them'));
     }
-    if (outdated.length > 0) {
-      out.push(finding(set.obj, '/spec/template', 'applicationset-application-outdated',
-        `ApplicationSet ${set.id} generates ${outdated.join(', ')} with new fields but its policy ${set.policy} does not update (AllowUpdate): `
-        + 'they keep their old branch, labels and authorized stage; a person updates or deletes them'));
+    if (outdated.length > 0 || notRun.length > 0) {
+      const parts = [
+        ...(notRun.length > 0 ? [`${notRun.join(', ')}: Argo CD does not run them as this ApplicationSet generates them`] : []),
+        ...(outdated.length > 0 ? [`${outdated.join(', ')} with new fields but its policy ${set.policy} does not update (AllowUpdate): `
+          + 'they keep their old branch, labels and authorized stage; a person updates or deletes them'] : []),
+      ];
+      out.push(finding(set.obj, '/spec/template', 'applicationset-application-outdated', `ApplicationSet ${set.id} generates ${parts.join('; ')}`));
     }
   }
   return out;

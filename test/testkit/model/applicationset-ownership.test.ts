@@ -79,8 +79,11 @@ describe('fleet change: the ApplicationSet controller over two syntheses', () =>
   test('the shape before (one ApplicationSet per wave) deadlocks on a swap: both ApplicationSets blocked, both clusters on their old branch', () => {
     const after = synth(with_(CHANGES['swap (p2 early ↔ p4 broad)']));
     const result = simulateFleetChange(perWaveShape(base.objects), perWaveShape(after.objects));
+    // each is refused what the other holds, and says so twice: ownership refused, and the Application it generates not run as generated
     expect(result.findings.map(f => `${f.name}: ${f.code}`).sort()).toEqual([
+      'api-prod-broad: applicationset-application-outdated',
       'api-prod-broad: applicationset-ownership-conflict',
+      'api-prod-early: applicationset-application-outdated',
       'api-prod-early: applicationset-ownership-conflict',
     ]);
     const early = result.findings.find(f => f.name === 'api-prod-early')!;
@@ -99,11 +102,15 @@ describe('fleet change: the ApplicationSet controller over two syntheses', () =>
     expect(sync.events.filter(e => e.application === 'argocd/api-p3').map(e => `${e.round} ${e.applicationSet} ${e.action}`)).toEqual([
       '1 argocd/api-prod-broad refused', '1 argocd/api-prod-early deleted', '2 argocd/api-prod-broad created',
     ]);
-    expect(codes(before, head, { policy: 'create-update' })).toEqual(['api-prod-broad: applicationset-ownership-conflict']);
+    expect(codes(before, head, { policy: 'create-update' })).toEqual([
+      'api-prod-broad: applicationset-application-outdated', 'api-prod-broad: applicationset-ownership-conflict',
+    ]);
     // the ApplicationSet's own policy counts only with overrides enabled (policy.go DefaultPolicy)
     const own = head.map(o => (o.kind === 'ApplicationSet' ? { ...o, spec: { ...o.spec, syncPolicy: { ...o.spec.syncPolicy, applicationsSync: 'create-update' } } } : o));
     expect(codes(before, own)).toEqual([]);
-    expect(codes(before, own, { enablePolicyOverride: true })).toEqual(['api-prod-broad: applicationset-ownership-conflict']);
+    expect(codes(before, own, { enablePolicyOverride: true })).toEqual([
+      'api-prod-broad: applicationset-application-outdated', 'api-prod-broad: applicationset-ownership-conflict',
+    ]);
   });
 
   for (const [name, change] of Object.entries(CHANGES)) {
@@ -159,6 +166,8 @@ describe('fleet change: the ApplicationSet controller over two syntheses', () =>
     expect(new Set(pruned.owners.values())).toEqual(new Set(['argocd/api']));
     expect(pruned.events.filter(e => e.action === 'garbage-collected')).toHaveLength(7);
     const kept = simulateFleetChange(old, base.objects, { removedApplicationSets: 'kept' });
-    expect(kept.findings.map(f => `${f.name}: ${f.code}`)).toEqual(['api: applicationset-ownership-conflict']);
+    expect(kept.findings.map(f => `${f.name}: ${f.code}`)).toEqual(['api: applicationset-ownership-conflict', 'api: applicationset-application-outdated']);
+    // the library's ApplicationSet sets preserveResourcesOnDeletion: RenderTemplateParams gives its Applications no resources finalizer
+    expect(kept.findings[0].message).toMatch(/until a person deletes the Applications \(what they deployed stays: no resources finalizer\)$/);
   });
 });
