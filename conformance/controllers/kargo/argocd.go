@@ -168,9 +168,9 @@ func (a *ArgoCD) SyncsOf(promotion string) []Sync {
 	return out
 }
 
-// RunOperations runs every pending sync operation and returns how many ran; each is the
-// promotion's that argocd-update named in the operation's info.
-func (a *ArgoCD) RunOperations(ctx context.Context, _ string) (int, error) {
+// RunOperations runs the pending sync operations a promotion started (argocd-update names it in
+// the operation's info; promotions of other projects run at the same time) and returns how many ran.
+func (a *ArgoCD) RunOperations(ctx context.Context, promotion string) (int, error) {
 	var list kargoargo.ApplicationList
 	if err := a.Client.List(ctx, &list); err != nil {
 		return 0, err
@@ -181,13 +181,16 @@ func (a *ArgoCD) RunOperations(ctx context.Context, _ string) (int, error) {
 		if app.Operation == nil || app.Operation.Sync == nil {
 			continue
 		}
-		n++
-		promotion := ""
+		started := ""
 		for _, info := range app.Operation.Info {
 			if info != nil && info.Name == "kargo.akuity.io/promotion" {
-				promotion = info.Value
+				started = info.Value
 			}
 		}
+		if started != promotion {
+			continue
+		}
+		n++
 		sync := a.sync(app, promotion)
 		now := metav1.NewTime(time.Now())
 		state := &kargoargo.OperationState{Operation: *app.Operation, FinishedAt: &now, SyncResult: &kargoargo.SyncOperationResult{}}

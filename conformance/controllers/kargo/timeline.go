@@ -781,7 +781,8 @@ func (s *releaseSim) whyNot(ctx context.Context, run *stageRun) (string, string)
 	}
 	for i := range available {
 		if !stage.IsFreightAvailable(&available[i]) {
-			return upstream("api/v1alpha1", "Stage.IsFreightAvailable"), "kargo lists the freight but Stage.IsFreightAvailable refuses every promotion of it (the promotion webhook)"
+			return upstream("api/v1alpha1", "Stage.IsFreightAvailable"), "kargo lists the freight but Stage.IsFreightAvailable refuses every promotion of it (the promotion webhook)" +
+				s.soakShortOf(stage, &available[i])
 		}
 	}
 	if run.controlFlow {
@@ -800,6 +801,34 @@ func (s *releaseSim) upstreamNames(run *stageRun) []string {
 	return out
 }
 
+// soakShortOf says, by Freight.GetLongestSoak, which upstream stage a soak the stage asks for is
+// not met in. ListFreightFromWarehouse counts a soak in any stage the Freight is verified in
+// (e.g. the first one), IsFreightAvailable only in the requested upstream stages: a Freight can
+// be listed and still refused.
+func (s *releaseSim) soakShortOf(stage *kargoapi.Stage, f *kargoapi.Freight) string {
+	var short []string
+	for _, req := range stage.Spec.RequestedFreight {
+		if req.Sources.RequiredSoakTime == nil {
+			continue
+		}
+		for _, u := range req.Sources.Stages {
+			soaked := f.GetLongestSoak(u)
+			if soaked >= req.Sources.RequiredSoakTime.Duration {
+				continue
+			}
+			why := fmt.Sprintf("its soak in %s is %s of %s", u, soaked.Truncate(time.Second), req.Sources.RequiredSoakTime.Duration)
+			if ur, ok := s.runs[u]; ok && ur.controlFlow {
+				why += " (" + u + " is a control-flow stage: it never holds freight current, so its soak stays 0)"
+			}
+			short = append(short, why)
+		}
+	}
+	if len(short) == 0 {
+		return ""
+	}
+	return ": Freight.GetLongestSoak: " + strings.Join(short, "; ")
+}
+
 func soakWhy(stage *kargoapi.Stage) string {
 	for _, req := range stage.Spec.RequestedFreight {
 		if req.Sources.RequiredSoakTime == nil {
@@ -808,7 +837,7 @@ func soakWhy(stage *kargoapi.Stage) string {
 		if req.Sources.AvailabilityStrategy == kargoapi.FreightAvailabilityStrategyAll {
 			return "with availabilityStrategy All and requiredSoakTime, the set of every stage the freight has soaked in must equal the upstream stages, and it has soaked in earlier stages too"
 		}
-		return "the freight never soaks " + req.Sources.RequiredSoakTime.Duration.String() + " in an upstream stage (Freight.GetLongestSoak: a control-flow stage never holds freight current, so its soak stays 0)"
+		return "the freight never soaks " + req.Sources.RequiredSoakTime.Duration.String() + " in a stage it is verified in (Freight.GetLongestSoak: 0 in a stage it is not verified in)"
 	}
 	return "it is not verified in the upstream stages"
 }

@@ -82,7 +82,8 @@ func TestASoakAfterAControlFlowStage(t *testing.T) {
 	if len(never) != 1 || !strings.HasPrefix(never[0], "prod: ") {
 		t.Fatalf("findings:\n%s", codes(r))
 	}
-	mustContain(t, never[0], "control-flow stage never holds freight current")
+	// ListFreightFromWarehouse counts the soak in dev; IsFreightAvailable asks it of gate
+	mustContain(t, never[0], "Stage.IsFreightAvailable refuses", "its soak in gate is 0s of 1h0m0s", "gate is a control-flow stage: it never holds freight current")
 	if rr := releaseOf(r, "an ordinary monday"); rr.Verified["gate"] == "" {
 		t.Errorf("the control-flow stage verifies the freight: %+v", rr)
 	}
