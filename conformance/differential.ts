@@ -3,7 +3,7 @@ import * as path from 'path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
 import {
-  buildModules, ConformanceFinding, findModules, GoModule, ModuleReport, ROOT, runModel, runModulesOnManifests, SuiteError,
+  buildModules, ConformanceFinding, findModules, GoModule, ModuleReport, progress, ROOT, runModel, runModulesOnManifests, SuiteError,
 } from './suite';
 import { build, scratch } from '../test/property/build';
 import { worldArb } from '../test/property/defects';
@@ -11,28 +11,70 @@ import { worldArb } from '../test/property/defects';
 /*
  * npx tsx conformance/differential.ts
  *
- * The test kit's model of the controllers against the upstream Go code, on the same inputs: every
- * file of manifests/ alone, each app's files with the fleet's, all of manifests/ together, and
- * the files of two apps broken by one mutation each (see MUTATIONS), and worlds drawn by the
- * property tests' generators (test/property/) and synthesized the way those tests do. Only behaviours both judge are compared (the codes below): for each, the objects the
- * model flags must be the objects the Go code flags. Every disagreement is printed.
+ * The test kit's model of the controllers against the upstream Go code, on the same inputs, for
+ * every behaviour both judge: Argo CD's project permissions, clusters and generated Application
+ * names (conformance/controllers argocd, every case), fleet changes through the ApplicationSet
+ * controller (argocd --before), and Kargo's promotions and Freight over time (kargo). Inputs:
+ * every file of manifests/ alone, each app's files with the fleet's, all of manifests/ together,
+ * the files of two apps broken by one mutation each (see MUTATIONS), worlds drawn by the property
+ * tests' generators (test/property/) and synthesized the way those tests do, and fleet changes
+ * (a property world before and after one of FLEET_CHANGES, and the known break wave-swap). For
+ * each behaviour, the objects the model flags must be the objects the Go code flags; where they
+ * disagree, upstream is right and the model is fixed. Kargo's promotions take seconds per Stage,
+ * so kargo runs on manifests/ together and on the first CONFORMANCE_KARGO_WORLDS worlds.
  * Exit 1 on a disagreement, 0 on none, 2 when the suite cannot run.
- * CONFORMANCE_WORLDS=<n> property worlds (default 25); CONFORMANCE_SEED=<n>.
+ * CONFORMANCE_WORLDS=<n> property worlds (default 25); CONFORMANCE_KARGO_WORLDS=<n> (default 3);
+ * CONFORMANCE_SEED=<n>.
  */
 
-/** Codes the test kit model and a Go module both report, for the same behaviour of the same controller. */
-const SHARED_CODES = [
-  'project-not-found', 'namespace-not-permitted', 'destination-not-permitted', 'source-repo-not-permitted', 'cluster-not-found', 'application-name-conflict',
-];
-/** The module that reports them (the other modules judge nothing the model judges too, so they are not run). */
-const COMPARED_MODULE = 'argocd';
+/**
+ * What each side's codes stand for: the same behaviour of the same controller, one name each.
+ * A code of neither map is not compared.
+ */
+const MODEL_BEHAVIOUR: Record<string, string> = {
+  'project-not-found': 'project-not-found',
+  'namespace-not-permitted': 'namespace-not-permitted',
+  'destination-not-permitted': 'destination-not-permitted',
+  'source-repo-not-permitted': 'source-repo-not-permitted',
+  'cluster-not-found': 'cluster-not-found',
+  'application-name-conflict': 'application-name-conflict',
+  'applicationset-ownership-conflict': 'applicationset-ownership-conflict',
+  'applicationset-application-outdated': 'applicationset-application-outdated',
+  'promotion-failed': 'promotion-fails',
+  'expression-error': 'promotion-fails',
+  'step-config-invalid': 'promotion-fails',
+  'step-error': 'promotion-fails',
+  'pr-closed': 'promotion-fails',
+  'argocd-app-not-found': 'promotion-fails',
+  'argocd-source-mismatch': 'promotion-fails',
+  'git-branch-missing': 'promotion-fails',
+  'open-pr-target-missing': 'promotion-fails',
+  'step-output-missing': 'promotion-fails',
+  'helm-dependency-not-found': 'promotion-fails',
+  'freight-never-available': 'freight-never-available',
+  'soak-not-enforced': 'soak-not-enforced',
+};
+const UPSTREAM_BEHAVIOUR: Record<string, string> = {
+  ...Object.fromEntries(['project-not-found', 'namespace-not-permitted', 'destination-not-permitted', 'source-repo-not-permitted', 'cluster-not-found',
+    'application-name-conflict', 'applicationset-ownership-conflict', 'applicationset-application-outdated', 'freight-never-available', 'soak-not-enforced'].map(c => [c, c])),
+  'promotion-failed': 'promotion-fails',
+  'promotion-refused': 'promotion-fails',
+  'argocd-update-syncs-nothing': 'promotion-fails',
+};
+/** The behaviours only kargo judges (compared where kargo runs). */
+const KARGO_BEHAVIOURS = new Set(['promotion-fails', 'freight-never-available', 'soak-not-enforced']);
 
 const WORLDS = Number(process.env.CONFORMANCE_WORLDS ?? 25);
+const KARGO_WORLDS = Number(process.env.CONFORMANCE_KARGO_WORLDS ?? 3);
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20261201);
 
 interface Case {
   readonly name: string;
   readonly dir: string;
+  /** The platform before a fleet change. */
+  readonly before?: string;
+  /** Whether kargo runs on it (promotions and releases compared). */
+  readonly kargo?: boolean;
 }
 
 interface Tally {
@@ -40,35 +82,37 @@ interface Tally {
   objects: number;
   compared: number;
   disagreements: string[];
-  /** Model findings on ApplicationSets while no module generates them. */
-  notCompared: number;
   codesSeen: Map<string, number>;
 }
 
 /** What a finding is about, for comparison: the object and the behaviour (paths and messages differ by design). */
-function keyOf(f: ConformanceFinding, dir: string): string {
-  return [path.relative(dir, f.source), f.kind, f.namespace || '', f.name, f.code].join(' ');
+function keyOf(f: ConformanceFinding, dir: string, behaviour: string): string {
+  return [path.relative(dir, f.source), f.kind, f.namespace || '', f.name, behaviour].join(' ');
 }
 
 function compare(c: Case, modules: GoModule[], tally: Tally): void {
-  const reports: ModuleReport[] = runModulesOnManifests(modules, c.dir);
-  const model = runModel(c.dir);
+  const commands = modules.filter((m) => m.name === 'argocd' || (c.kargo && m.name === 'kargo'));
+  const reports: ModuleReport[] = runModulesOnManifests(commands, c.dir, c.before !== undefined ? { before: c.before } : {});
+  const model = runModel(c.dir, { all: true, ...(c.before !== undefined ? { before: c.before } : {}) });
   tally.cases++;
   tally.objects += countObjects(c.dir);
-  const shared = (f: ConformanceFinding) => SHARED_CODES.includes(f.code);
-  const go = new Map(reports.flatMap((r) => r.findings.filter(shared).map((f) => [keyOf(f, c.dir), f] as const)));
-  // conformance/argocd cannot build Argo CD's ApplicationSet generators (README, Conformance): what
-  // the model finds through generated Applications has nothing to be compared with
-  const generates = !reports.some((r) => (r.counted.applicationSetsNotGenerated ?? 0) > 0);
-  const comparable = (f: ConformanceFinding) => shared(f) && (generates || f.kind !== 'ApplicationSet');
-  tally.notCompared += model.findings.filter((f) => shared(f) && !comparable(f)).length;
-  const modelled = new Map(model.findings.filter(comparable).map((f) => [keyOf(f, c.dir), f] as const));
+  const judged = (behaviour: string | undefined): behaviour is string => behaviour !== undefined && (c.kargo || !KARGO_BEHAVIOURS.has(behaviour));
+  const go = new Map<string, ConformanceFinding>();
+  for (const f of reports.flatMap((r) => r.findings)) {
+    const b = UPSTREAM_BEHAVIOUR[f.code];
+    if (judged(b)) go.set(keyOf(f, c.dir, b), f);
+  }
+  const modelled = new Map<string, ConformanceFinding>();
+  for (const f of model.findings) {
+    const b = MODEL_BEHAVIOUR[f.code];
+    if (judged(b)) modelled.set(keyOf(f, c.dir, b), f);
+  }
   for (const key of new Set([...go.keys(), ...modelled.keys()])) {
     tally.compared++;
     const g = go.get(key);
     const m = modelled.get(key);
-    const code = (g ?? m)!.code;
-    tally.codesSeen.set(code, (tally.codesSeen.get(code) ?? 0) + 1);
+    const behaviour = key.slice(key.lastIndexOf(' ') + 1);
+    tally.codesSeen.set(behaviour, (tally.codesSeen.get(behaviour) ?? 0) + 1);
     if (g && m) continue;
     const f = (g ?? m)!;
     tally.disagreements.push(`${c.name}: ${g ? 'only the Go code' : 'only the test kit model'} flags ${key}: ${f.message} (upstream: ${f.upstream})`);
@@ -90,7 +134,7 @@ function manifestCases(work: string): Case[] {
   const manifests = path.join(ROOT, 'manifests');
   const files = fs.readdirSync(manifests).filter((f) => /\.ya?ml$/.test(f)).sort();
   const apps = [...new Set(files.map((f) => f.replace(/(--.*)?\.k8s\.yaml$/, '')))].filter((a) => a !== 'fleet');
-  const cases: Case[] = [{ name: 'manifests/', dir: manifests }];
+  const cases: Case[] = [{ name: 'manifests/', dir: manifests, kargo: true }];
   const copy = (name: string, chosen: string[]) => {
     const dir = path.join(work, name.replace(/[^\w.-]+/g, '_'));
     fs.mkdirSync(dir, { recursive: true });
@@ -115,11 +159,12 @@ const MUTATIONS: Record<string, (o: any) => boolean> = {
   'AppProject clusterResourceWhitelist emptied': (o) => o.kind === 'AppProject' && set(o.spec, 'clusterResourceWhitelist', []),
   'Application destination names a cluster without a Secret': (o) => o.kind === 'Application' && o.spec?.destination !== undefined
     && set(o.spec, 'destination', { name: 'no-such-cluster', namespace: o.spec.destination.namespace }),
+  'ApplicationSet template names every Application alike': (o) => o.kind === 'ApplicationSet' && o.spec?.template?.metadata !== undefined
+    && set(o.spec.template.metadata, 'name', `${o.metadata?.name}-all`),
 };
 const MUTATED_APPS = ['inference-gateway', 'telemetry-agent'];
-// Not mutated: Application names. The model judges name conflicts among the Applications
-// ApplicationSets generate, which conformance/argocd cannot generate; a written Application that
-// appears twice is one object applied twice, not a conflict either side should flag.
+// Not mutated: the names of written Applications (one written twice is one object applied twice,
+// not a conflict); names the ApplicationSets generate twice are: see MUTATIONS' last entry.
 
 
 function set(target: any, key: string, value: unknown): boolean {
@@ -159,7 +204,7 @@ function worldCases(work: string): { cases: Case[]; refused: number } {
       const dir = path.join(work, `world-${i}`);
       try {
         build(spec, dir, `${dir}.tfoutput.json`).app.synth();
-        cases.push({ name: `property world ${i} (seed ${SEED})`, dir });
+        cases.push({ name: `property world ${i} (seed ${SEED})`, dir, kargo: i < KARGO_WORLDS });
       } catch {
         refused++;
       }
@@ -170,28 +215,62 @@ function worldCases(work: string): { cases: Case[]; refused: number } {
   return { cases, refused };
 }
 
+/**
+ * Fleet changes: the known break wave-swap, and manifests/ with the ring labels of two clusters
+ * of one wave and another swapped (each wave's ApplicationSet then generates an Application the
+ * other one controls).
+ */
+function fleetChanges(work: string): Case[] {
+  const cases: Case[] = [];
+  const swap = path.join(ROOT, 'conformance', 'testdata', 'known-breaks', 'wave-swap');
+  cases.push({ name: 'known break wave-swap', dir: path.join(swap, 'after'), before: path.join(swap, 'before') });
+  const manifests = path.join(ROOT, 'manifests');
+  const dir = path.join(work, 'manifests-rings-swapped');
+  fs.mkdirSync(dir, { recursive: true });
+  const fleet = YAML.parseAllDocuments(fs.readFileSync(path.join(manifests, 'fleet.k8s.yaml'), 'utf8')).map((d) => d.toJS()).filter((o) => o !== null);
+  const byRing = new Map<string, any>();
+  for (const o of fleet) {
+    const ring = o.kind === 'Secret' ? o.metadata?.labels?.ring : undefined;
+    if (ring !== undefined && !byRing.has(ring)) byRing.set(ring, o);
+  }
+  const [a, b] = [...byRing.values()];
+  if (a && b) [a.metadata.labels.ring, b.metadata.labels.ring] = [b.metadata.labels.ring, a.metadata.labels.ring];
+  for (const f of fs.readdirSync(manifests).filter((x) => /\.ya?ml$/.test(x))) {
+    if (f === 'fleet.k8s.yaml') fs.writeFileSync(path.join(dir, f), fleet.map((o) => YAML.stringify(o)).join('---\n'));
+    else fs.copyFileSync(path.join(manifests, f), path.join(dir, f));
+  }
+  cases.push({ name: `manifests/ with the rings of clusters ${a?.metadata?.name} and ${b?.metadata?.name} swapped`, dir, before: manifests });
+  return cases;
+}
+
 function main(): number {
   // inside the project (gitignored): a module may look for the project's files above its input
   // (conformance/apiserver reads imports/schema-bundle.json)
   fs.mkdirSync(path.join(ROOT, '.conformance'), { recursive: true });
   const work = fs.mkdtempSync(path.join(ROOT, '.conformance', 'differential-'));
   try {
-    const modules = findModules().filter((m) => m.name === COMPARED_MODULE);
-    if (modules.length === 0) throw new SuiteError(`no conformance/${COMPARED_MODULE} module to compare the test kit model with`);
+    const modules = findModules().filter((m) => m.name === 'argocd' || m.name === 'kargo');
+    if (modules.length !== 2) throw new SuiteError('conformance/controllers has no argocd and kargo commands to compare the test kit model with');
     buildModules(modules);
-    const tally: Tally = { cases: 0, objects: 0, compared: 0, disagreements: [], notCompared: 0, codesSeen: new Map() };
+    const tally: Tally = { cases: 0, objects: 0, compared: 0, disagreements: [], codesSeen: new Map() };
     const manifestsCases = manifestCases(work);
     const mutated = mutatedCases(manifestsCases, work);
     const worlds = worldCases(work);
-    for (const c of [...manifestsCases, ...mutated, ...worlds.cases]) compare(c, modules, tally);
+    const changes = fleetChanges(work);
+    const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes];
+    all.forEach((c, i) => {
+      progress(`differential ${i + 1}/${all.length}: ${c.name}`);
+      compare(c, modules, tally);
+    });
     for (const d of tally.disagreements) console.log(d);
-    const seen = SHARED_CODES.map((c) => `${c} ${tally.codesSeen.get(c) ?? 0}`).join(', ');
+    const behaviours = [...new Set([...Object.values(MODEL_BEHAVIOUR), ...Object.values(UPSTREAM_BEHAVIOUR)])].sort();
+    const seen = behaviours.map((b) => `${b} ${tally.codesSeen.get(b) ?? 0}`).join(', ');
     console.log(`${tally.cases} cases (${manifestsCases.length} from manifests/, ${mutated.length} mutated from them, `
-      + `${worlds.cases.length} property worlds; ${worlds.refused} more refused by the library), `
-      + `${tally.objects} objects, ${tally.compared} flagged objects compared, ${tally.disagreements.length} disagreements`);
+      + `${worlds.cases.length} property worlds, ${worlds.refused} more refused by the library; ${changes.length} fleet changes; `
+      + `kargo on ${all.filter((c) => c.kargo).length}), ${tally.objects} objects, ${tally.compared} flagged objects compared, `
+      + `${tally.disagreements.length} disagreements`);
     console.log(`flagged objects compared, by behaviour: ${seen}`);
-    if (tally.notCompared > 0) console.log(`not compared: ${tally.notCompared} model findings on ApplicationSets (no module generates their Applications)`);
-    console.log(`compared: the test kit model with ${modules.map((m) => `conformance/${m.name}`).join(', ')}`);
+    console.log(`compared: the test kit model with ${modules.map((m) => m.name).join(', ')} (conformance/controllers)`);
     return tally.disagreements.length > 0 ? 1 : 0;
   } catch (e) {
     console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error)?.message ?? String(e)}`);
