@@ -263,7 +263,7 @@ func receiverClient(o *Objects) (client.Client, error) {
 		objects = append(objects, o.ClusterConfig.Value.DeepCopy())
 	}
 	for _, s := range o.Secrets {
-		objects = append(objects, s.Value.DeepCopy())
+		objects = append(objects, filledByItsSource(&s.Value))
 	}
 	return fake.NewClientBuilder().WithScheme(scheme).WithObjects(objects...).
 		WithIndex(&kargoapi.Warehouse{}, indexer.WarehousesBySubscribedURLsField, indexer.WarehousesBySubscribedURLs).
@@ -582,6 +582,21 @@ func secretMissing(err error) bool {
 		e = u.Unwrap()
 	}
 	return false
+}
+
+// filledByItsSource is the Secret as Kargo reads it live. The library writes a receiver's Secret
+// without data when an external system fills it (annotated gitops-platform.io/credentials-source,
+// the key it fills named by gitops-platform.io/secret-key): live, the Secret then holds that key,
+// so it gets the stand-in value under that key alone, and Kargo's NewReceiver still decides
+// whether it is the key the receiver's kind reads. Any other Secret is read as written.
+func filledByItsSource(secret *corev1.Secret) *corev1.Secret {
+	s := secret.DeepCopy()
+	key := s.Annotations["gitops-platform.io/secret-key"]
+	if s.Annotations["gitops-platform.io/credentials-source"] == "" || key == "" || len(s.Data)+len(s.StringData) > 0 {
+		return s
+	}
+	s.Data = map[string][]byte{key: []byte(standIn)}
+	return s
 }
 
 // standInSecret holds the stand-in value under every data key a receiver kind reads

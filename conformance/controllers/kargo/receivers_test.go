@@ -112,3 +112,24 @@ func TestAGitHubReceiverAndTheWarehousesItCovers(t *testing.T) {
 	}
 	mustContain(t, misses[0], "kargo does not refresh warehouse model-server/model-server on a github push to https://github.com/acme/model-config.git", "refreshWarehouses")
 }
+
+// A Secret the library writes without data for an external system to fill: live it holds the key
+// the library names, and Kargo decides whether that is the key the receiver's kind reads.
+func TestAReceiverSecretAnExternalSystemFills(t *testing.T) {
+	shell := func(key string) *corev1.Secret {
+		return manifest.Typed(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{
+			Name: "kargo-webhook-ecr-ml", Namespace: systemResourcesNamespace,
+			Annotations: map[string]string{"gitops-platform.io/credentials-source": "ExternalSecret kargo-webhook-ecr-ml (merge)", "gitops-platform.io/secret-key": key},
+		}}, "v1", "Secret")
+	}
+	when := "request.body.detail['action-type'] == 'PUSH'"
+	if r := receivers(t, clusterConfig(ecrReceiver(when)), shell("secret"), modelServer("ecr-ml")); len(r.Findings) != 0 {
+		t.Fatalf("findings:\n%s", codes(r))
+	}
+	r := receivers(t, clusterConfig(ecrReceiver(when)), shell("token"), modelServer("ecr-ml"))
+	invalid := withCode(r, "receiver-invalid")
+	if len(invalid) != 1 {
+		t.Fatalf("findings:\n%s", codes(r))
+	}
+	mustContain(t, invalid[0], "secret data is not valid for a Generic WebhookReceiver", "pkg/webhook/external.NewReceiver")
+}
