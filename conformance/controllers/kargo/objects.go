@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	corev1 "k8s.io/api/core/v1"
 
 	rollouts "github.com/akuity/kargo/api/stubs/rollouts/v1alpha1"
@@ -123,4 +125,16 @@ func (o *Objects) Warehouse(namespace, name string) (*Decoded[kargoapi.Warehouse
 		}
 	}
 	return nil, fmt.Errorf("no Warehouse %s/%s", namespace, name)
+}
+
+// copies are deep copies of the decoded objects, for a fake API server to own.
+func copies[T any, P interface {
+	*T
+	client.Object
+}](xs []*Decoded[T]) []client.Object {
+	out := make([]client.Object, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, P(&x.Value).DeepCopyObject().(client.Object))
+	}
+	return out
 }

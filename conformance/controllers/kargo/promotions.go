@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -134,29 +135,9 @@ func checkPromotions(ctx context.Context, r *Report, objs *Objects, world *World
 
 // baseObjects are the project's objects as the API server holds them.
 func (p *project) baseObjects() []client.Object {
-	var out []client.Object
 	o := p.objs
-	for _, x := range o.Projects {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.ProjectConfigs {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.Warehouses {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.Stages {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.PromotionTasks {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.ClusterPromotionTasks {
-		out = append(out, x.Value.DeepCopy())
-	}
-	for _, x := range o.Secrets {
-		out = append(out, x.Value.DeepCopy())
-	}
+	out := slices.Concat(copies(o.Projects), copies(o.ProjectConfigs), copies(o.Warehouses), copies(o.Stages),
+		copies(o.PromotionTasks), copies(o.ClusterPromotionTasks), copies(o.Secrets))
 	if o.ClusterConfig != nil {
 		out = append(out, o.ClusterConfig.Value.DeepCopy())
 	}

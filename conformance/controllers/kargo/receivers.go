@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -252,13 +253,7 @@ func receiverClient(o *Objects) (client.Client, error) {
 	if err := corev1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	var objects []client.Object
-	for _, w := range o.Warehouses {
-		objects = append(objects, w.Value.DeepCopy())
-	}
-	for _, p := range o.ProjectConfigs {
-		objects = append(objects, p.Value.DeepCopy())
-	}
+	objects := slices.Concat(copies(o.Warehouses), copies(o.ProjectConfigs))
 	if o.ClusterConfig != nil {
 		objects = append(objects, o.ClusterConfig.Value.DeepCopy())
 	}
