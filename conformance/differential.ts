@@ -7,6 +7,7 @@ import {
 } from './suite';
 import { build, scratch } from '../test/property/build';
 import { worldArb } from '../test/property/defects';
+import { editArb, edited, FleetEdit } from '../test/property/fleet-edits';
 
 /*
  * npx tsx conformance/differential.ts
@@ -18,13 +19,15 @@ import { worldArb } from '../test/property/defects';
  * every file of manifests/ alone, each app's files with the fleet's, all of manifests/ together,
  * the files of two apps broken by one mutation each (see MUTATIONS), worlds drawn by the property
  * tests' generators (test/property/) and synthesized the way those tests do, and fleet changes
- * (a property world before and after one of FLEET_CHANGES, and the known break wave-swap). For
+ * (property worlds synthesized before and after a fleet edit, both ways, and the known break
+ * wave-swap). For
  * each behaviour, the objects the model flags must be the objects the Go code flags; where they
  * disagree, upstream is right and the model is fixed. Kargo's promotions take seconds per Stage,
  * so kargo runs on manifests/ together and on the first CONFORMANCE_KARGO_WORLDS worlds.
  * Exit 1 on a disagreement, 0 on none, 2 when the suite cannot run.
  * CONFORMANCE_WORLDS=<n> property worlds (default 25); CONFORMANCE_KARGO_WORLDS=<n> (default 3);
- * CONFORMANCE_SEED=<n>.
+ * CONFORMANCE_FLEET_CHANGES=<n> fleet edits drawn (default 6); CONFORMANCE_SEED=<n>;
+ * CONFORMANCE_CASES=<regex>: only the cases whose name matches.
  */
 
 /**
@@ -66,6 +69,9 @@ const KARGO_BEHAVIOURS = new Set(['promotion-fails', 'freight-never-available', 
 
 const WORLDS = Number(process.env.CONFORMANCE_WORLDS ?? 25);
 const KARGO_WORLDS = Number(process.env.CONFORMANCE_KARGO_WORLDS ?? 3);
+const FLEET_CHANGES = Number(process.env.CONFORMANCE_FLEET_CHANGES ?? 6);
+/** Only the cases whose name matches (a regular expression), to rerun one kind of case. */
+const ONLY = process.env.CONFORMANCE_CASES === undefined ? undefined : new RegExp(process.env.CONFORMANCE_CASES);
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20261201);
 
 interface Case {
@@ -216,31 +222,47 @@ function worldCases(work: string): { cases: Case[]; refused: number } {
 }
 
 /**
- * Fleet changes: the known break wave-swap, and manifests/ with the ring labels of two clusters
- * of one wave and another swapped (each wave's ApplicationSet then generates an Application the
- * other one controls).
+ * Fleet changes: the known break wave-swap, and property worlds synthesized before and after one
+ * fleet edit each (test/property/fleet-edits.ts: clusters swapping waves, zones or regions, a
+ * cluster's ring set or removed, a cluster changing stage, a cluster leaving), compared both ways
+ * (the way back: a cluster joining, clusters moving back). The library's ApplicationSets select
+ * clusters by name, so a fleet change is a new synthesis of the apps, not an edit of the cluster
+ * Secrets alone.
  */
 function fleetChanges(work: string): Case[] {
   const cases: Case[] = [];
   const swap = path.join(ROOT, 'conformance', 'testdata', 'known-breaks', 'wave-swap');
   cases.push({ name: 'known break wave-swap', dir: path.join(swap, 'after'), before: path.join(swap, 'before') });
-  const manifests = path.join(ROOT, 'manifests');
-  const dir = path.join(work, 'manifests-rings-swapped');
-  fs.mkdirSync(dir, { recursive: true });
-  const fleet = YAML.parseAllDocuments(fs.readFileSync(path.join(manifests, 'fleet.k8s.yaml'), 'utf8')).map((d) => d.toJS()).filter((o) => o !== null);
-  const byRing = new Map<string, any>();
-  for (const o of fleet) {
-    const ring = o.kind === 'Secret' ? o.metadata?.labels?.ring : undefined;
-    if (ring !== undefined && !byRing.has(ring)) byRing.set(ring, o);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const changes = worldArb.filter((w) => w.defect === undefined).chain((spec) => fc.tuple(fc.constant(spec), editArb(spec.fleet.clusters.length)));
+    fc.sample(changes, { numRuns: FLEET_CHANGES, seed: SEED }).forEach(([spec, edit], i) => {
+      const before = path.join(work, `change-${i}`, 'before');
+      const after = path.join(work, `change-${i}`, 'after');
+      try {
+        build(spec, before, `${before}.tfoutput.json`).app.synth();
+        build(edited(spec, edit), after, `${after}.tfoutput.json`).app.synth();
+      } catch {
+        return; // the library refuses the world before or after: nothing to compare
+      }
+      const what = describeEdit(edit);
+      cases.push({ name: `fleet change ${i} (seed ${SEED}): ${what}`, dir: after, before });
+      cases.push({ name: `fleet change ${i} (seed ${SEED}) undone: ${what}, back`, dir: before, before: after });
+    });
+  } finally {
+    console.warn = warn;
   }
-  const [a, b] = [...byRing.values()];
-  if (a && b) [a.metadata.labels.ring, b.metadata.labels.ring] = [b.metadata.labels.ring, a.metadata.labels.ring];
-  for (const f of fs.readdirSync(manifests).filter((x) => /\.ya?ml$/.test(x))) {
-    if (f === 'fleet.k8s.yaml') fs.writeFileSync(path.join(dir, f), fleet.map((o) => YAML.stringify(o)).join('---\n'));
-    else fs.copyFileSync(path.join(manifests, f), path.join(dir, f));
-  }
-  cases.push({ name: `manifests/ with the rings of clusters ${a?.metadata?.name} and ${b?.metadata?.name} swapped`, dir, before: manifests });
   return cases;
+}
+
+function describeEdit(edit: FleetEdit): string {
+  return [
+    ...edit.swaps.map(([a, b, key]) => `${key} swapped (${a}, ${b})`),
+    ...edit.rings.map(({ at, ring }) => `cluster ${at} ring ${ring ?? 'removed'}`),
+    ...edit.tiers.map(({ at, tier }) => `cluster ${at} tier ${tier}`),
+    ...(edit.leaves !== null ? [`cluster ${edit.leaves} leaves`] : []),
+  ].join(', ');
 }
 
 function main(): number {
@@ -257,7 +279,7 @@ function main(): number {
     const mutated = mutatedCases(manifestsCases, work);
     const worlds = worldCases(work);
     const changes = fleetChanges(work);
-    const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes];
+    const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes].filter((c) => ONLY === undefined || ONLY.test(c.name));
     all.forEach((c, i) => {
       progress(`differential ${i + 1}/${all.length}: ${c.name}`);
       compare(c, modules, tally);
@@ -270,6 +292,7 @@ function main(): number {
       + `kargo on ${all.filter((c) => c.kargo).length}), ${tally.objects} objects, ${tally.compared} flagged objects compared, `
       + `${tally.disagreements.length} disagreements`);
     console.log(`flagged objects compared, by behaviour: ${seen}`);
+    if (ONLY !== undefined) console.log(`only the cases matching CONFORMANCE_CASES=${ONLY.source} ran`);
     console.log(`compared: the test kit model with ${modules.map((m) => m.name).join(', ')} (conformance/controllers)`);
     return tally.disagreements.length > 0 ? 1 : 0;
   } catch (e) {
