@@ -202,7 +202,9 @@ export function runModel(dir: string, options: ManifestRunOptions & { all?: bool
   let findings: ControllerFinding[];
   try {
     findings = simulateManifestDirectory(dir, modelOptions);
-    if (options.all && options.before !== undefined) findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
+    if (options.all && options.before !== undefined) {
+      findings = [...findings, ...simulateFleetChange(readObjects(options.before), readObjects(dir)).findings];
+    }
   } catch (e) {
     throw new SuiteError(`the test kit model failed on ${dir}: ${firstLine((e as Error).message)}`);
   }
