@@ -1,4 +1,5 @@
 import { caDataProblem } from './cluster-ca';
+import { certificateFilesExecConfig, credentialPathProblem, tokenFileExecConfig } from './file-credentials';
 import { field, hint, idiom, prop } from '../util/code-hint';
 import { describe } from '../util/errors';
 import { secretMaterialMessages } from '../util/secret-material';
@@ -75,6 +76,28 @@ export interface ExecAuthOptions {
 }
 
 /**
+ * Options for `ClusterAuth.tokenFile()`.
+ */
+export interface TokenFileAuthOptions {
+  /**
+   * The absolute path of the file holding the bearer token, as mounted into the Argo CD
+   * application controller and server (e.g. from a Secret your secret manager writes). The
+   * token itself never appears in the output.
+   */
+  readonly path: string;
+}
+
+/**
+ * Options for `ClusterAuth.clientCertificateFiles()`.
+ */
+export interface ClientCertificateFilesOptions {
+  /** The absolute path of the client certificate (PEM), as mounted into the Argo CD application controller and server. */
+  readonly certFile: string;
+  /** The absolute path of the client key (PEM), as mounted into the Argo CD application controller and server. */
+  readonly keyFile: string;
+}
+
+/**
  * Options for any cluster authentication.
  */
 export interface ClusterTlsOptions {
@@ -97,7 +120,8 @@ const SECRET_LOOKING_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|_KE
 
 /**
  * How Argo CD authenticates to a cluster, without secret material: it uses cloud identities
- * (IAM, workload identity) or an exec plugin, never a bearer token, password or client key.
+ * (IAM, workload identity), an exec plugin, or a token or client certificate in files mounted
+ * into Argo CD's pods, never a bearer token, password or client key in the cluster Secret.
  *
  * The result is the `config` JSON of the Argo CD cluster Secret.
  *
@@ -172,8 +196,33 @@ export class ClusterAuth {
     }), tls, problems);
   }
 
+  /**
+   * A bearer token (e.g. a ServiceAccount token) read from a file mounted into Argo CD's pods,
+   * for API servers without a cloud identity (on-premises, kubeadm, vcluster). The cluster Secret
+   * holds the file's path only: an exec credential plugin (`sh -c`) prints the file's token for
+   * client-go, which reads it again when the API server answers 401, so a rotated token is
+   * picked up.
+   */
+  public static tokenFile(options: TokenFileAuthOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const problem = credentialPathProblem('tokenFile', 'path', options?.path);
+    return new ClusterAuth('token-file', () => ({ execProviderConfig: tokenFileExecConfig(options?.path) }), tls, problem ? [problem] : []);
+  }
+
+  /**
+   * A client certificate and key read from files mounted into Argo CD's pods (see `tokenFile`):
+   * the cluster Secret holds the two paths only.
+   */
+  public static clientCertificateFiles(options: ClientCertificateFilesOptions, tls: ClusterTlsOptions = {}): ClusterAuth {
+    const problems = [
+      credentialPathProblem('clientCertificateFiles', 'certFile', options?.certFile),
+      credentialPathProblem('clientCertificateFiles', 'keyFile', options?.keyFile),
+    ].filter((p): p is string => p !== undefined);
+    return new ClusterAuth('client-certificate-files',
+      () => ({ execProviderConfig: certificateFilesExecConfig(options?.certFile, options?.keyFile) }), tls, problems);
+  }
+
   private constructor(
-    /** Which kind of authentication: eks, gke, aks or exec. */
+    /** Which kind of authentication: eks, gke, aks, exec, token-file or client-certificate-files. */
     public readonly kind: string,
     private readonly render: (clusterName: string) => Record<string, unknown>,
     private readonly tls: ClusterTlsOptions,
