@@ -1,5 +1,6 @@
 import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
+import { defineProjectNamespace } from './project-namespace';
 import { RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './promotion-steps';
 import { warehouseSubscriptions } from './subscriptions';
 import {
@@ -25,6 +26,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   const namespace = plan.project;
   const appLabels = { [PlatformLabels.APP]: plan.app };
 
+  defineProjectNamespace(scope, plan.project, appLabels);
   new Project(scope, 'Project', {
     metadata: {
       name: plan.project,

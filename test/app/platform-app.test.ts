@@ -15,13 +15,25 @@ describe('PlatformApp', () => {
     const { objects } = synthApp();
     const kinds = objects.map(o => `${o.kind}/${o.metadata.name}`);
     expect(kinds).toEqual([
-      'Project/api', 'ProjectConfig/api', 'Warehouse/api', 'PromotionTask/render-cluster',
+      'Namespace/api', 'Project/api', 'ProjectConfig/api', 'Warehouse/api', 'PromotionTask/render-cluster',
       // staging and prod-canary wait prod's soak in their verification
       'Stage/dev', 'AnalysisTemplate/staging-verification', 'Stage/staging', 'AnalysisTemplate/prod-canary-verification', 'Stage/prod-canary', 'Stage/prod-broad',
       'ServiceAccount/promoter-prod', 'Role/promoter-prod', 'RoleBinding/promoter-prod',
       'AppProject/api',
       'ApplicationSet/api',
     ]);
+  });
+
+  test('the project namespace is declared labelled for Kargo, one sync wave before the Project, so the platform applies in one pass', () => {
+    const { objects } = synthApp();
+    const ns = find(objects, 'Namespace', 'api');
+    expect(ns.metadata.labels).toMatchObject({ 'kargo.akuity.io/project': 'true', [PlatformLabels.APP]: 'api' });
+    expect(ns.metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-2');
+    expect(find(objects, 'Project', 'api').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
+    // everything else of the app is in the default wave, after both
+    for (const o of objects.filter(x => x.kind !== 'Namespace' && x.kind !== 'Project')) {
+      expect(o.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBeUndefined();
+    }
   });
 
   test('Kargo objects live in the project namespace, Argo CD objects in the Argo CD namespace', () => {
