@@ -77,12 +77,12 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   tsconfigDev: {
     // relative to test/tsconfig.json, where projen keeps the dev config
-    include: ['**/*.ts', '../apps/**/*.ts', '../bench/**/*.ts', '../conformance/**/*.ts', '../vitest.config.mts'],
+    include: ['**/*.ts', '../apps/**/*.ts', '../bench/**/*.ts', '../conformance/**/*.ts', '../e2e/**/*.ts', '../vitest.config.mts'],
     compilerOptions: {},
   },
   eslintOptions: {
     dirs: ['src'],
-    devdirs: ['test', 'apps', 'bench', 'conformance'],
+    devdirs: ['test', 'apps', 'bench', 'conformance', 'e2e'],
     ignorePatterns: ['imports/', '*.generated.ts', 'node_modules/', 'lib/', 'dist/', 'manifests/'],
     // `npm test` and CI report lint errors instead of rewriting the files (`npx projen eslint --fix` fixes)
     commandOptions: { fix: false },
@@ -256,10 +256,22 @@ project.addTask('conformance', {
 // (2: Go missing, a module that does not build) must stay apart from findings (1)
 project.package.setScript('conformance', 'tsx conformance/run.ts');
 
+// ---------------------------------------------------------------------------------------------
+// e2e: a release from a registry to production on the real controllers (Kargo, Argo CD, Argo
+// Rollouts, one kube-apiserver per cluster, kwok), built from the Go modules under e2e/ into
+// .e2e/bin and run on loopback (e2e/README.md). Needs Go, etcd, redis-server and docker-registry;
+// run by .ci/jobs/e2e, not part of npm test.
+project.addTask('e2e', {
+  description: 'Builds the control plane from the pinned Go modules and runs the end-to-end scenarios on it (e2e/README.md): e2e [--no-build] [--keep] [--scenarios=a,b]',
+  exec: 'tsx e2e/run.ts',
+  receiveArgs: true,
+});
+project.package.setScript('e2e', 'tsx e2e/run.ts');
+
 // .upstream-go/ and .tools/: filled by scripts/upstream-go.sh and scripts/git-for-kargo.sh for the Go suites
-project.gitignore.exclude('.bench/', '.synth-out/', '.conformance/', '.upstream-go/', '.tools/');
+project.gitignore.exclude('.bench/', '.synth-out/', '.conformance/', '.upstream-go/', '.tools/', '.e2e/');
 project.gitignore.include('manifests/');
-project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'patches/', 'conformance/', 'scripts/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'patches/', 'conformance/', 'e2e/', 'scripts/', '.e2e/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
 // The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
 // the JavaScript was compiled from (imports/*.ts alone is 4 MB).
 project.npmignore?.exclude('/imports/*.ts');
@@ -275,7 +287,7 @@ project.annotateGenerated('/manifests/**');
 project.annotateGenerated('/test/**/__snapshots__/**');
 
 // apps/ and bench/ are type-checked and linted like the tests
-for (const dir of ['apps', 'bench', 'conformance']) {
+for (const dir of ['apps', 'bench', 'conformance', 'e2e']) {
   new TypescriptConfig(project, {
     fileName: `${dir}/tsconfig.json`,
     extends: TypescriptConfigExtends.fromPaths(['../test/tsconfig.json']),

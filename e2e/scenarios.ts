@@ -1,0 +1,388 @@
+import { writeFileSync } from 'fs';
+import { join } from 'path';
+import { ARGOCD_NAMESPACE } from './lib/argocd';
+import { E2eCluster } from './lib/clusters';
+import { diagnose } from './lib/diagnose';
+import { GitRepos } from './lib/gitrepos';
+import { KargoInstall } from './lib/kargo';
+import { Kube, Obj, waitFor } from './lib/kube';
+import { log } from './lib/log';
+import { Pki } from './lib/pki';
+import { synthPlatform } from './lib/platform-repo';
+import { Processes } from './lib/procs';
+import { MetricEndpoint, pushImage } from './lib/services';
+import { E2eEnvironment } from './platform/platform';
+import { renderReport, ReleaseTiming, StageTiming } from './report';
+
+const KARGO = 'kargo.akuity.io/v1alpha1';
+
+/** Everything a scenario can reach. */
+export interface World {
+  readonly root: string;
+  readonly dir: string;
+  readonly bin: string;
+  readonly hub: Kube;
+  /** The workload clusters (not the hub). */
+  readonly clusters: E2eCluster[];
+  readonly allClusters: E2eCluster[];
+  readonly pki: Pki;
+  readonly procs: Processes;
+  readonly repos: GitRepos;
+  readonly registry: string;
+  readonly gitBase: string;
+  readonly metrics: MetricEndpoint;
+  readonly env: E2eEnvironment;
+  readonly kargo: KargoInstall;
+  readonly craneEnv: Record<string, string>;
+  readonly platformCommit: string;
+}
+
+/** The Stages of each app, in promotion order, and the cluster each one deploys to. */
+export const PIPELINES: Record<string, Array<{ stage: string; clusters: string[] }>> = {
+  web: [
+    { stage: 'dev', clusters: ['e2e-dev-1'] },
+    { stage: 'staging', clusters: ['e2e-staging-1'] },
+    { stage: 'prod-canary', clusters: ['e2e-prod-1'] },
+    { stage: 'prod-broad', clusters: ['e2e-prod-2'] },
+  ],
+  api: [
+    { stage: 'dev', clusters: ['e2e-dev-1'] },
+    { stage: 'staging', clusters: ['e2e-staging-1'] },
+    { stage: 'prod', clusters: ['e2e-prod-1', 'e2e-prod-2'] },
+  ],
+};
+
+interface Scenario {
+  readonly name: string;
+  readonly title: string;
+  readonly run: (w: World, timings: ReleaseTiming[]) => Promise<void>;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'release', title: 'a new tag reaches every production cluster', run: scenarioRelease },
+  { name: 'failed-verification', title: 'a failed verification stops the release before production', run: scenarioFailedVerification },
+  { name: 'approval', title: 'a manual approval holds the release until a promoter the library allowed promotes it', run: scenarioApproval },
+  { name: 'freeze', title: 'an active freeze holds the release; it proceeds after the window', run: scenarioFreeze },
+  { name: 'rollback', title: 'a rollback to the previous Freight puts the old image back', run: scenarioRollback },
+  { name: 'wave-move', title: 'a cluster moving to another wave keeps running and ends on its new wave\'s release', run: scenarioWaveMove },
+];
+
+export async function runScenarios(w: World, only: string[] | undefined, buildSeconds: number): Promise<number> {
+  const timings: ReleaseTiming[] = [];
+  const results: Array<{ name: string; title: string; ok: boolean; seconds: number; error?: string }> = [];
+  for (const s of SCENARIOS.filter(x => !only || only.includes(x.name))) {
+    const started = Date.now();
+    log(`scenario ${s.name}: ${s.title}`);
+    try {
+      await s.run(w, timings);
+      results.push({ name: s.name, title: s.title, ok: true, seconds: (Date.now() - started) / 1000 });
+      log(`scenario ${s.name}: passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+    } catch (e) {
+      const error = (e as Error).message;
+      results.push({ name: s.name, title: s.title, ok: false, seconds: (Date.now() - started) / 1000, error });
+      log(`scenario ${s.name}: FAILED: ${error}`);
+      log(await diagnose(w.hub, w.procs));
+      break;
+    }
+  }
+  const report = renderReport(results, timings, buildSeconds);
+  writeFileSync(join(w.dir, 'REPORT.md'), report);
+  process.stdout.write(report);
+  const failed = results.filter(r => !r.ok).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+/** Pushes a tag and asks the Warehouse to look at once (what a registry webhook receiver does). */
+async function pushRelease(w: World, app: string, version: string): Promise<number> {
+  const t0 = Date.now();
+  pushImage(w.bin, join(w.dir, 'images'), `${w.registry}/e2e/${app}:${version}`, w.craneEnv);
+  await w.hub.mergePatch(KARGO, 'Warehouse', app, app, { metadata: { annotations: { 'kargo.akuity.io/refresh': `${t0}` } } });
+  log(`pushed ${w.registry}/e2e/${app}:${version}`);
+  return t0;
+}
+
+/** The Freight of an app that carries an image version. */
+async function freightOf(w: World, app: string, version: string): Promise<Obj> {
+  return waitFor(`Freight of ${app}:${version}`, 120_000, async () => {
+    const all = await w.hub.list(KARGO, 'Freight', app);
+    return all.find(f => (f.images ?? []).some((i: any) => i.tag === version));
+  }, 500);
+}
+
+/** The image of a Deployment on a workload cluster, or undefined. */
+async function deployedImage(w: World, cluster: string, app: string): Promise<string | undefined> {
+  const c = w.clusters.find(x => x.name === cluster)!;
+  const d = await c.admin.get('apps/v1', 'Deployment', app, app);
+  return d?.spec?.template?.spec?.containers?.[0]?.image;
+}
+
+/** Waits until every Stage of the app's pipeline has the Freight and each cluster runs the version, recording the times. */
+async function followRelease(w: World, app: string, version: string, t0: number, timeoutMs: number, stages = PIPELINES[app]): Promise<ReleaseTiming> {
+  const freight = await freightOf(w, app, version);
+  const discovered = Date.parse(freight.metadata.creationTimestamp);
+  log(`  ${app}:${version}: Freight ${freight.metadata.name} after ${((discovered - t0) / 1000).toFixed(1)}s`);
+  const timing: ReleaseTiming = { release: `${app}:${version}`, pushedAt: t0, discoverySeconds: (discovered - t0) / 1000, stages: [] };
+  for (const { stage, clusters } of stages) {
+    const reached: Record<string, number> = {};
+    await waitFor(`${app}:${version} on ${clusters.join(', ')} (Stage ${stage})`, timeoutMs, async () => {
+      for (const c of clusters) {
+        if (reached[c] === undefined && (await deployedImage(w, c, app))?.endsWith(`:${version}`)) reached[c] = Date.now();
+      }
+      return clusters.every(c => reached[c] !== undefined);
+    }, 500);
+    const st = await stageTiming(w, app, stage, freight.metadata.name, t0);
+    for (const c of clusters) st.clusters[c] = (reached[c] - t0) / 1000;
+    timing.stages.push(st);
+    log(`  ${app}:${version} on ${clusters.join(', ')} (${stage}) ${Math.max(...clusters.map(c => reached[c] - t0)) / 1000}s after the push`);
+  }
+  return timing;
+}
+
+/** Times of the Promotion of a Freight into a Stage: created, its steps, finished, and the Freight's verification there. */
+async function stageTiming(w: World, app: string, stage: string, freight: string, t0: number): Promise<StageTiming> {
+  const promotions = (await w.hub.list(KARGO, 'Promotion', app)).filter(p => p.spec.stage === stage && p.spec.freight === freight);
+  const p = promotions.sort((a, b) => Date.parse(b.metadata.creationTimestamp) - Date.parse(a.metadata.creationTimestamp))[0];
+  const s = (t?: string) => t ? (Date.parse(t) - t0) / 1000 : undefined;
+  const steps = (p?.status?.stepExecutionMetadata ?? []) as any[];
+  const sync = steps.find(x => x.alias === 'sync');
+  return {
+    stage,
+    promotion: p?.metadata.name,
+    outcome: p?.status?.phase ?? 'none',
+    created: s(p?.metadata.creationTimestamp),
+    renderedAt: s(steps.find(x => x.alias === 'push')?.finishedAt),
+    syncStarted: s(sync?.startedAt),
+    finished: s(p?.status?.finishedAt),
+    clusters: {},
+  };
+}
+
+/** Scenario 1: a new tag becomes Freight and reaches every production cluster through every Stage. */
+async function scenarioRelease(w: World, timings: ReleaseTiming[]): Promise<void> {
+  // the first release (1.0.0, pushed before the platform was applied) goes all the way first
+  timings.push(await followRelease(w, 'web', '1.0.0', Date.now(), 300_000));
+  const t0 = await pushRelease(w, 'web', '1.1.0');
+  const timing = await followRelease(w, 'web', '1.1.0', t0, 240_000);
+  timings.push(timing);
+  // the release record: each Stage's branch holds the rendered manifests of the new version
+  for (const { stage, clusters } of PIPELINES.web) {
+    for (const c of clusters) {
+      const manifest = w.repos.show('releases', `rendered/web/${stage}`, `${c}/manifests.yaml`);
+      if (!manifest?.includes('e2e/web:1.1.0')) throw new Error(`release branch rendered/web/${stage} has no ${c}/manifests.yaml with e2e/web:1.1.0`);
+    }
+  }
+  const total = Math.max(...timing.stages.flatMap(s => Object.values(s.clusters)));
+  log(`  web:1.1.0 reached every production cluster ${total.toFixed(1)}s after the push`);
+  // the Argo CD Applications report the release synced and healthy
+  for (const { clusters } of PIPELINES.web) {
+    for (const c of clusters) {
+      const a = await w.hub.get('argoproj.io/v1alpha1', 'Application', ARGOCD_NAMESPACE, `web-${c}`);
+      if (a?.status?.health?.status !== 'Healthy') throw new Error(`Application web-${c} is ${a?.status?.health?.status}, not Healthy`);
+    }
+  }
+}
+
+/** The phase of the last verification of a Freight in a Stage (Successful, Failed, Error, ...), or undefined. */
+async function verificationPhase(w: World, app: string, stage: string, freight: string): Promise<string | undefined> {
+  const st = await w.hub.get(KARGO, 'Stage', app, stage);
+  for (const entry of st?.status?.freightHistory ?? []) {
+    const names = Object.values(entry.items ?? {}).map((i: any) => i.name);
+    if (!names.includes(freight)) continue;
+    return entry.verificationHistory?.[0]?.phase;
+  }
+  return undefined;
+}
+
+/** Scenario 2: the staging verification fails (the endpoint answers 503): production keeps the previous release. */
+async function scenarioFailedVerification(w: World, timings: ReleaseTiming[]): Promise<void> {
+  const before = await Promise.all(['e2e-prod-1', 'e2e-prod-2'].map(c => deployedImage(w, c, 'web')));
+  w.metrics.failing.add('e2e-staging-1');
+  try {
+    const t0 = await pushRelease(w, 'web', '1.2.0');
+    const timing = await followRelease(w, 'web', '1.2.0', t0, 180_000, PIPELINES.web.slice(0, 2));
+    const freight = (await freightOf(w, 'web', '1.2.0')).metadata.name;
+    const phase = await waitFor('the verification of web:1.2.0 in staging to end', 180_000, async () => {
+      const p = await verificationPhase(w, 'web', 'staging', freight);
+      return p && p !== 'Running' && p !== 'Pending' ? p : undefined;
+    }, 1000);
+    if (phase === 'Successful') throw new Error('Stage web/staging verified web:1.2.0 although its endpoint answered 503');
+    log(`  Stage web/staging: verification of web:1.2.0 ended ${phase}`);
+    timings.push({ ...timing, stages: timing.stages.map(s => s.stage === 'staging' ? { ...s, outcome: `verification ${phase}` } : s) });
+    // give auto-promotion time it would take to move on, then production must still run what it ran
+    await new Promise(r => setTimeout(r, 20_000));
+    const after = await Promise.all(['e2e-prod-1', 'e2e-prod-2'].map(c => deployedImage(w, c, 'web')));
+    for (const [i, c] of ['e2e-prod-1', 'e2e-prod-2'].entries()) {
+      if (after[i] !== before[i]) throw new Error(`Deployment web/web on ${c} changed from ${before[i]} to ${after[i]} after a failed verification`);
+    }
+    const promotions = (await w.hub.list(KARGO, 'Promotion', 'web')).filter(p => p.spec.freight === freight && p.spec.stage.startsWith('prod'));
+    if (promotions.length > 0) throw new Error(`Promotion ${promotions[0].metadata.name} took unverified web:1.2.0 to ${promotions[0].spec.stage}`);
+    log(`  production kept ${after.join(', ')}`);
+  } finally {
+    w.metrics.failing.delete('e2e-staging-1');
+  }
+}
+
+/** A client of the hub as a user of a client certificate (CN the user name, O its groups). */
+function userClient(w: World, name: string, user: string, groups: string[]): Kube {
+  return w.hub.as(name, w.pki.client(name, user, groups));
+}
+
+/** A Promotion of a Freight into a Stage, as `kargo promote` creates it. */
+function promotion(app: string, stage: string, freight: string): Obj {
+  return { apiVersion: KARGO, kind: 'Promotion', metadata: { name: `${stage}-${freight.slice(0, 8)}-${Date.now().toString(36)}`, namespace: app }, spec: { stage, freight } } as Obj;
+}
+
+/**
+ * Scenario 3: api's production is promoted by hand. Its first release waits at prod; a user
+ * without the library's Role is refused by the API server, the promoter identity the library
+ * wrote is refused for a Stage it was not allowed (Kargo's webhook checks the `promote` verb) and
+ * allowed for prod; then api:1.0.0 runs on both production clusters.
+ */
+async function scenarioApproval(w: World, timings: ReleaseTiming[]): Promise<void> {
+  const t0 = Date.now();
+  const timing = await followRelease(w, 'api', '1.0.0', t0, 300_000, PIPELINES.api.slice(0, 2));
+  const freight = (await freightOf(w, 'api', '1.0.0')).metadata.name;
+  await waitFor('api:1.0.0 verified in staging', 180_000, async () => (await verificationPhase(w, 'api', 'staging', freight)) === 'Successful', 1000);
+  await new Promise(r => setTimeout(r, 10_000));
+  for (const c of ['e2e-prod-1', 'e2e-prod-2']) {
+    const image = await deployedImage(w, c, 'api');
+    if (image) throw new Error(`Deployment api/api on ${c} runs ${image} before anyone promoted it: the manual approval did not hold`);
+  }
+  const outsider = userClient(w, 'bob', 'bob', ['developers']);
+  await expectRefused(() => outsider.create(promotion('api', 'prod', freight)), 'user bob (group developers) creating a Promotion to api/prod');
+  const promoter = userClient(w, 'promoter-prod', 'system:serviceaccount:api:promoter-prod', ['system:serviceaccounts', 'system:serviceaccounts:api']);
+  await expectRefused(() => promoter.create(promotion('api', 'staging', freight)), 'ServiceAccount api/promoter-prod promoting into api/staging');
+  const approvedAt = Date.now();
+  const created = await promoter.create(promotion('api', 'prod', freight));
+  log(`  ServiceAccount api/promoter-prod created Promotion ${created.metadata.name} into api/prod`);
+  const prod = await followRelease(w, 'api', '1.0.0', approvedAt, 180_000, PIPELINES.api.slice(2));
+  timings.push({ ...timing, stages: [...timing.stages, ...prod.stages.map(s => ({ ...s, outcome: `${s.outcome} (approved ${((approvedAt - t0) / 1000).toFixed(0)}s after discovery wait)` }))] });
+}
+
+async function expectRefused(action: () => Promise<unknown>, what: string): Promise<void> {
+  try {
+    await action();
+  } catch (e: any) {
+    if (e?.status === 403 || e?.status === 401) {
+      log(`  refused as expected: ${what}: ${e.message.slice(0, 200)}`);
+      return;
+    }
+    throw new Error(`${what} failed, but not as refused: ${e?.message}`);
+  }
+  throw new Error(`${what} was allowed`);
+}
+
+/** Synthesizes the platform for a changed environment, commits it, and waits until Argo CD has synced that commit. */
+async function changePlatform(w: World, env: E2eEnvironment, message: string): Promise<void> {
+  const out = join(w.dir, 'synth-change');
+  synthPlatform(w.root, env, w.dir, out);
+  const commit = w.repos.commitDir('platform', 'manifests', out, message);
+  // what Argo CD's Git webhook does on a push: refresh the Application now
+  await w.hub.mergePatch('argoproj.io/v1alpha1', 'Application', ARGOCD_NAMESPACE, 'platform', { metadata: { annotations: { 'argocd.argoproj.io/refresh': 'normal' } } });
+  await waitFor(`the platform Application to sync ${commit.slice(0, 8)} (${message})`, 180_000, async () => {
+    const a = await w.hub.get('argoproj.io/v1alpha1', 'Application', ARGOCD_NAMESPACE, 'platform');
+    return a?.status?.sync?.revision === commit && a.status.sync.status === 'Synced' && a.status.operationState?.phase === 'Succeeded';
+  }, 1000);
+  log(`  platform at ${commit.slice(0, 8)}: ${message}`);
+  Object.assign(w.env, env);
+}
+
+/** The Promotions of a Freight into a Stage, newest first. */
+async function promotionsOf(w: World, app: string, stage: string, freight: string): Promise<Obj[]> {
+  return (await w.hub.list(KARGO, 'Promotion', app)).filter(p => p.spec.stage === stage && p.spec.freight === freight)
+    .sort((a, b) => Date.parse(b.metadata.creationTimestamp) - Date.parse(a.metadata.creationTimestamp));
+}
+
+/**
+ * Scenario 4: a freeze of web's production, open now for two minutes, declared through the
+ * public API and applied as a platform change. A new tag reaches staging; its promotion into
+ * production fails at the freeze step and the clusters keep their release; after the window a
+ * person promotes it again (the library's documented way) and it reaches every production cluster.
+ */
+async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void> {
+  const now = new Date(Date.now() + 30_000);
+  const minutes = 2;
+  const freeze = { cron: `${now.getUTCMinutes()} ${now.getUTCHours()} * * *`, minutes, timeZone: 'UTC' };
+  const windowStart = new Date(now);
+  windowStart.setUTCSeconds(0, 0);
+  const windowEnd = windowStart.getTime() + minutes * 60_000;
+  await changePlatform(w, { ...w.env, freeze }, `freeze web's production ${freeze.cron} for ${minutes}m`);
+  const before = await deployedImage(w, 'e2e-prod-1', 'web');
+  const t0 = await pushRelease(w, 'web', '1.3.0');
+  const timing = await followRelease(w, 'web', '1.3.0', t0, 180_000, PIPELINES.web.slice(0, 2));
+  const freight = (await freightOf(w, 'web', '1.3.0')).metadata.name;
+  const failed = await waitFor('the frozen promotion of web:1.3.0 into prod-canary to fail', 240_000, async () => {
+    const p = (await promotionsOf(w, 'web', 'prod-canary', freight))[0];
+    return p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored' ? p : p?.status?.phase === 'Succeeded' ? Promise.reject(new Error(`Promotion ${p.metadata.name} into web/prod-canary succeeded during the freeze`)) : undefined;
+  }, 1000);
+  if (!/freeze/.test(failed.status.message ?? '')) throw new Error(`Promotion ${failed.metadata.name} failed, but not at the freeze: ${failed.status.message}`);
+  log(`  Promotion ${failed.metadata.name} into web/prod-canary ${failed.status.phase}: ${failed.status.message}`);
+  const during = await deployedImage(w, 'e2e-prod-1', 'web');
+  if (during !== before) throw new Error(`Deployment web/web on e2e-prod-1 changed to ${during} during the freeze`);
+  const wait = windowEnd - Date.now() + 5_000;
+  if (wait > 0) {
+    log(`  waiting ${(wait / 1000).toFixed(0)}s for the window to end`);
+    await new Promise(r => setTimeout(r, wait));
+  }
+  const resumedAt = Date.now();
+  await w.hub.create(promotion('web', 'prod-canary', freight));
+  const prod = await followRelease(w, 'web', '1.3.0', resumedAt, 240_000, PIPELINES.web.slice(2));
+  timings.push({ ...timing, release: 'web:1.3.0 (freeze)', stages: [...timing.stages, ...prod.stages.map(s => ({ ...s, outcome: `${s.outcome} (promoted again ${((resumedAt - t0) / 1000).toFixed(0)}s after the push)` }))] });
+  await changePlatform(w, { ...w.env, freeze: undefined }, 'lift the e2e freeze');
+}
+
+/** Scenario 5: promoting the previous Freight into production puts the previous image back, with a release record. */
+async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<void> {
+  const current = await deployedImage(w, 'e2e-prod-1', 'web');
+  const previous = await freightOf(w, 'web', '1.1.0');
+  const t0 = Date.now();
+  for (const { stage } of PIPELINES.web.slice(2)) {
+    await w.hub.create(promotion('web', stage, previous.metadata.name));
+    await waitFor(`the rollback Promotion into web/${stage}`, 180_000, async () => {
+      const p = (await promotionsOf(w, 'web', stage, previous.metadata.name))[0];
+      if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') throw new Error(`Promotion ${p.metadata.name} ${p.status.phase}: ${p.status.message}`);
+      return p?.status?.phase === 'Succeeded';
+    }, 1000);
+  }
+  const timing = await followRelease(w, 'web', '1.1.0', t0, 120_000, PIPELINES.web.slice(2));
+  timings.push({ ...timing, release: 'web:1.1.0 (rollback)', discoverySeconds: 0 });
+  const record = w.repos.log('releases', 'rendered/web/prod-broad').split('\n').slice(0, 4).join(' ');
+  if (!record.includes(previous.metadata.name)) throw new Error(`the release branch rendered/web/prod-broad has no commit naming Freight ${previous.metadata.name}: ${record}`);
+  log(`  rolled back from ${current} to web:1.1.0 on both production clusters; release record: ${record.slice(0, 120)}`);
+}
+
+/**
+ * Scenario 6: the two production clusters swap rings (a fleet change: a label in the platform
+ * definition). Both keep running what they ran through the change; the next release reaches
+ * e2e-prod-2 first (now canary), then e2e-prod-1.
+ */
+async function scenarioWaveMove(w: World, timings: ReleaseTiming[]): Promise<void> {
+  const images = await Promise.all(['e2e-prod-1', 'e2e-prod-2'].map(c => deployedImage(w, c, 'web')));
+  let watching = true;
+  const gaps: string[] = [];
+  const watcher = (async () => {
+    while (watching) {
+      for (const c of ['e2e-prod-1', 'e2e-prod-2']) {
+        const image = await deployedImage(w, c, 'web').catch(() => undefined);
+        if (!image) gaps.push(`${c}: no Deployment web/web at ${new Date().toISOString()}`);
+      }
+      await new Promise(r => setTimeout(r, 500));
+    }
+  })();
+  await changePlatform(w, { ...w.env, rings: { 'e2e-prod-1': 'broad', 'e2e-prod-2': 'canary' } }, 'e2e-prod-1 to the broad ring, e2e-prod-2 to canary');
+  // Argo CD reconciles the moved Applications (new branch and Stage labels)
+  await new Promise(r => setTimeout(r, 15_000));
+  const t0 = await pushRelease(w, 'web', '1.4.0');
+  const moved = [
+    ...PIPELINES.web.slice(0, 2),
+    { stage: 'prod-canary', clusters: ['e2e-prod-2'] },
+    { stage: 'prod-broad', clusters: ['e2e-prod-1'] },
+  ];
+  const timing = await followRelease(w, 'web', '1.4.0', t0, 300_000, moved);
+  watching = false;
+  await watcher;
+  if (gaps.length > 0) throw new Error(`a moved cluster stopped running web: ${gaps.slice(0, 3).join('; ')}`);
+  timings.push({ ...timing, release: 'web:1.4.0 (after the ring swap)' });
+  log(`  both clusters kept running (${images.join(', ')}) through the move and ended on web:1.4.0 in their new rings`);
+}
