@@ -85,7 +85,7 @@ async function main(): Promise<number> {
     writeFileSync(tokenFile, `${argocdToken}\n`, { mode: 0o600 });
 
     const registry = await startRegistry(dir, pki, procs);
-    const gitBase = await startGitServer(dir, bin, realGit, pki, procs);
+    const gitBase = await startGitServer(dir, bin, gitPath, pki, procs);
     const craneEnv = { SSL_CERT_FILE: pki.ca.cert, HOME: join(dir, 'home') };
     for (const app of ['web', 'api']) pushImage(bin, join(dir, 'images'), `${registry}/e2e/${app}:1.0.0`, craneEnv);
     pushImage(bin, join(dir, 'images'), `${registry}/e2e/smoke:1.0.0`, craneEnv);
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
       chartDir: join(moduleDir('controllers', 'github.com/akuity/kargo'), 'charts', 'kargo'),
     });
 
-    const repos = new GitRepos(dir, join(realGit, 'git'));
+    const repos = new GitRepos(dir, join(gitPath, 'git'));
     const workloads = clusters.slice(1);
     const env: E2eEnvironment = {
       clusters: Object.fromEntries(workloads.map(c => [c.name, c.server])),

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
-import { join } from 'path';
+import { randomBytes } from 'crypto';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { dirname, join } from 'path';
 import { waitEstablished } from './kargo';
 import { Kube, waitFor } from './kube';
 import { log } from './log';
@@ -41,6 +42,10 @@ export async function installArgoCd(o: ArgoCdOptions): Promise<void> {
       // the platform's choices, as a platform team sets them in argocd-cm
       obj.data = { ...obj.data, 'timeout.reconciliation': `${o.reconciliationSeconds}s`, 'timeout.reconciliation.jitter': '0s' };
     }
+    if (obj.kind === 'Secret' && obj.metadata.name === 'argocd-secret') {
+      // argocd-server writes it at its first start; the suite runs no argocd-server
+      obj.stringData = { 'server.secretkey': randomBytes(32).toString('base64') };
+    }
     if (obj.kind === 'ConfigMap' && obj.metadata.name === 'argocd-tls-certs-cm') {
       obj.data = { ...obj.data, 'localhost': readFileSync(o.pki.ca.cert, 'utf8') };
     }
@@ -54,6 +59,11 @@ export async function installArgoCd(o: ArgoCdOptions): Promise<void> {
   const tlsDir = join(o.dir, 'argocd-tls');
   mkdirSync(tlsDir, { recursive: true });
   writeFileSync(join(tlsDir, 'localhost'), readFileSync(o.pki.ca.cert));
+  // Argo CD's image has its git-verify-wrapper.sh on PATH (the repo-server runs it for every commit)
+  const toolDir = join(o.dir, 'argocd-tools');
+  mkdirSync(toolDir, { recursive: true });
+  copyFileSync(join(dirname(dirname(o.installYaml)), 'hack', 'git-verify-wrapper.sh'), join(toolDir, 'git-verify-wrapper.sh'));
+  chmodSync(join(toolDir, 'git-verify-wrapper.sh'), 0o755);
   const workloads = objs.filter(x => x.kind === 'Deployment' || x.kind === 'StatefulSet');
   const component = async (name: string, args: string[]) => {
     const w = workloads.find(x => x.metadata.name === name);
@@ -63,22 +73,28 @@ export async function installArgoCd(o: ArgoCdOptions): Promise<void> {
     const kubeconfig = o.hub.as(name, cert).writeKubeconfig(join(o.dir, `${name}.kubeconfig`), ARGOCD_NAMESPACE);
     const home = join(o.dir, `${name}-home`);
     mkdirSync(home, { recursive: true });
+    // paths inside the pod (/app/config/...) do not exist here: what they configure is set below
+    const podEnv = Object.fromEntries(Object.entries(containerEnv({ ...w, metadata: { ...w.metadata, namespace: ARGOCD_NAMESPACE } }, objs))
+      .filter(([, v]) => !v.startsWith('/app/config')));
     o.procs.start(name, join(o.bin, 'argocd'), args, {
       env: {
-        ...containerEnv({ ...w, metadata: { ...w.metadata, namespace: ARGOCD_NAMESPACE } }, objs),
+        ...podEnv,
         ARGOCD_BINARY_NAME: name,
         KUBECONFIG: kubeconfig,
         // the hub is the in-cluster destination (https://kubernetes.default.svc) through KUBECONFIG
         ARGOCD_FAKE_IN_CLUSTER: 'true',
         ARGOCD_TLS_DATA_PATH: tlsDir,
         ARGOCD_GPG_ENABLED: 'false',
+        // the repo-server's checkouts and its git credential socket, apart from any other Argo CD on the machine
+        TMPDIR: home,
+        ARGOCD_ASK_PASS_SOCK: join(home, 'ask-pass.sock'),
         HOME: home,
-        PATH: `${o.gitPath}:${process.env.PATH}`,
+        PATH: `${o.gitPath}:${toolDir}:${process.env.PATH}`,
       },
     });
   };
   await component('argocd-repo-server', ['--port', `${repoPort}`, '--address', '127.0.0.1', '--metrics-port', `${await freePort()}`,
-    '--disable-tls', '--redis', `127.0.0.1:${redisPort}`, '--parallelismlimit', '4']);
+    '--disable-tls', '--client-ca-path=', '--redis', `127.0.0.1:${redisPort}`, '--parallelismlimit', '4', '--loglevel', 'debug']);
   await component('argocd-application-controller', ['--repo-server', `127.0.0.1:${repoPort}`, '--repo-server-plaintext',
     '--redis', `127.0.0.1:${redisPort}`, '--metrics-port', `${await freePort()}`, '--status-processors', '10', '--operation-processors', '10',
     '--loglevel', 'info']);

@@ -31,31 +31,23 @@ export interface ClustersOptions {
 }
 
 /**
- * Starts etcd and, per cluster, a kube-apiserver (RBAC authorization, client certificates and a
- * static token file; all clusters share the one etcd under their own prefix), a
- * kube-controller-manager, a kube-scheduler and kwok with one fake node.
+ * Starts, per cluster, an etcd and a kube-apiserver (RBAC authorization, client certificates and
+ * a static token file), a kube-controller-manager, a kube-scheduler and kwok with one fake node.
+ * One etcd per cluster: API servers sharing one under different prefixes see each other's
+ * revisions, and the Debian etcd 3.4 has no watch progress requests, so the API servers' watch
+ * caches time out waiting for revisions that never reach their prefix ("Too large resource version").
  */
 export async function startClusters(o: ClustersOptions): Promise<E2eCluster[]> {
-  const etcdPort = await freePort();
-  const peerPort = await freePort();
-  const etcdDir = join(o.dir, 'etcd');
-  mkdirSync(etcdDir, { recursive: true });
-  o.procs.start('etcd', 'etcd', [
-    '--name', 'e2e', '--data-dir', etcdDir,
-    '--listen-client-urls', `http://127.0.0.1:${etcdPort}`, '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
-    '--listen-peer-urls', `http://127.0.0.1:${peerPort}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peerPort}`,
-    '--initial-cluster', `e2e=http://127.0.0.1:${peerPort}`, '--quota-backend-bytes', `${4 * 1024 ** 3}`,
-    '--snapshot-count', '10000', '--log-level', 'warn',
-  ]);
   const tokens = join(o.dir, 'tokens.csv');
   writeFileSync(tokens, `${o.argocdToken},${ARGOCD_TOKEN_USER},${ARGOCD_TOKEN_USER},"system:masters"\n`);
   const adminCert = o.pki.client('admin', 'e2e-admin', ['system:masters']);
   const clusters: E2eCluster[] = [];
   for (const name of o.names) {
+    const etcdPort = await startEtcd(o, name);
     const port = await freePort();
     const server = `https://127.0.0.1:${port}`;
     o.procs.start(`${name}-apiserver`, join(o.bin, 'kube-apiserver'), [
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`, `--etcd-prefix=/${name}`,
+      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       '--bind-address=127.0.0.1', `--secure-port=${port}`, '--advertise-address=127.0.0.1',
       `--tls-cert-file=${o.pki.serving.cert}`, `--tls-private-key-file=${o.pki.serving.key}`,
       `--client-ca-file=${o.pki.ca.cert}`, `--token-auth-file=${tokens}`,
@@ -103,4 +95,19 @@ async function startNodeSide(o: ClustersOptions, c: E2eCluster): Promise<void> {
     },
     spec: {},
   } as any);
+}
+
+async function startEtcd(o: ClustersOptions, name: string): Promise<number> {
+  const port = await freePort();
+  const peer = await freePort();
+  const dataDir = join(o.dir, 'etcd', name);
+  mkdirSync(dataDir, { recursive: true });
+  o.procs.start(`${name}-etcd`, 'etcd', [
+    '--name', name, '--data-dir', dataDir,
+    '--listen-client-urls', `http://127.0.0.1:${port}`, '--advertise-client-urls', `http://127.0.0.1:${port}`,
+    '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`,
+    '--initial-cluster', `${name}=http://127.0.0.1:${peer}`, '--quota-backend-bytes', `${2 * 1024 ** 3}`,
+    '--snapshot-count', '10000', '--log-level', 'warn',
+  ]);
+  return port;
 }

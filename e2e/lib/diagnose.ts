@@ -2,6 +2,9 @@ import { readFileSync } from 'fs';
 import { Kube } from './kube';
 import { Processes } from './procs';
 
+/** Log lines that match the pattern but say nothing about a failure. */
+const NOISE = /stats\.go|grpc: addrConn|Memory overcommit|TLS handshake error|createTransport/;
+
 /** What the suite prints when something fails: object statuses on the hub and the controllers' relevant log lines. */
 export async function diagnose(hub: Kube | undefined, procs: Processes, names: string[] = []): Promise<string> {
   const out: string[] = [];
@@ -27,7 +30,7 @@ export async function diagnose(hub: Kube | undefined, procs: Processes, names: s
     } catch {
       continue;
     }
-    const hits = lines.filter(l => pattern.test(l) && (names.length === 0 || names.some(n => l.includes(n)))).slice(-12);
+    const hits = lines.filter(l => pattern.test(l) && !NOISE.test(l) && (names.length === 0 || names.some(n => l.includes(n)))).slice(-8);
     if (hits.length > 0 || p.exitCode !== undefined) {
       out.push(`--- ${p.name} (pid ${p.pid}${p.exitCode !== undefined ? `, exited ${p.exitCode}` : ''}) ${p.logFile}`);
       out.push(...(hits.length > 0 ? hits : lines.slice(-10)).map(l => `  ${l.slice(0, 400)}`));

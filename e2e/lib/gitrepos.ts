@@ -16,7 +16,7 @@ export class GitRepos {
       env: {
         ...process.env,
         GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.invalid', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.invalid',
-        GIT_CONFIG_NOSYSTEM: '1', HOME: this.dir,
+        GIT_CONFIG_NOSYSTEM: '1', HOME: this.dir, PATH: `${dirname(this.git)}:${process.env.PATH}`,
       },
     }).trim();
   }

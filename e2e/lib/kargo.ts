@@ -48,7 +48,7 @@ export async function installKargo(o: KargoOptions): Promise<KargoInstall> {
     '--set', 'api.adminAccount.enabled=false',
     '--set', 'api.tls.enabled=false',
     '--set', `api.host=127.0.0.1:${apiPort}`,
-    '--set', `externalWebhooksServer.api.host=localhost:${externalPort}`,
+    '--set', `externalWebhooksServer.host=localhost:${externalPort}`,
     '--set', `controller.argocd.namespace=${o.argocdNamespace}`,
     '--set', 'controller.logLevel=DEBUG',
     '--set', 'garbageCollector.enabled=false',

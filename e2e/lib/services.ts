@@ -10,14 +10,17 @@ import { freePort } from './ports';
 import { Processes } from './procs';
 
 /**
- * A `git` first on PATH that trusts the suite's CA and runs the given git. Kargo runs git with an
- * environment of its own (HOME and a few variables, `pkg/controller/git/base_repo.go`,
- * `buildCommand`), so the CA cannot reach it through the environment of the controller.
+ * A `git` first on PATH that trusts the suite's CA and runs the given git with its own helpers
+ * (`GIT_EXEC_PATH`: a git build moved after `make install` looks for them where it was built).
+ * Kargo runs git with an environment of its own (HOME and a few variables,
+ * `pkg/controller/git/base_repo.go`, `buildCommand`), and the Git server runs it as a CGI program
+ * with none, so the CA cannot reach either through the environment.
  */
 export function gitWrapper(dir: string, realGitDir: string, pki: Pki): string {
   const bin = join(dir, 'git-bin');
   mkdirSync(bin, { recursive: true });
-  const script = `#!/bin/sh\nGIT_SSL_CAINFO='${pki.ca.cert}' exec '${join(realGitDir, 'git')}' "$@"\n`;
+  const execPath = join(realGitDir, '..', 'libexec', 'git-core');
+  const script = `#!/bin/sh\nGIT_SSL_CAINFO='${pki.ca.cert}' GIT_EXEC_PATH='${execPath}' exec '${join(realGitDir, 'git')}' "$@"\n`;
   writeFileSync(join(bin, 'git'), script);
   chmodSync(join(bin, 'git'), 0o755);
   return bin;
@@ -49,7 +52,7 @@ export function pushImage(bin: string, dir: string, ref: string, env: Record<str
   execFileSync(join(bin, 'crane'), ['append', '-f', tar, '-t', ref], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** The Git server: git http-backend over https for the bare repositories under `<dir>/git`. */
+/** The Git server: git http-backend over https for the bare repositories under `<dir>/git` (`gitDir`: the wrapper's). */
 export async function startGitServer(dir: string, bin: string, gitDir: string, pki: Pki, procs: Processes): Promise<string> {
   const port = await freePort();
   const root = join(dir, 'git');
