@@ -8,6 +8,17 @@ import { AppRelease, PerClusterArgoCd, PerClusterPart, PlacedWave } from '../pla
 import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
 import { undefinedIfEmpty } from '../util/collections';
 
+
+/**
+ * The AppProject is applied a sync wave before the ApplicationSets and Applications that name it:
+ * the ApplicationSet controller refuses to write an Application whose project does not exist yet
+ * ("application references project ... which does not exist", argo-cd v3.5.1
+ * `applicationset/controllers/applicationset_controller.go`, `validateGeneratedApplications`) and
+ * retries only after `ReconcileRequeueOnValidationError` (3 minutes), which the e2e suite saw when both came in
+ * one wave.
+ */
+const APP_PROJECT_WAVE = { 'argocd.argoproj.io/sync-wave': '-1' };
+
 /** What the Argo CD objects of one app are derived from. */
 type ArgoCdContext = AppRelease;
 
@@ -31,7 +42,7 @@ export function defineArgoCdRelease(scope: Construct, ctx: AppRelease, chartFor:
       cluster: c.name, target: { name: c.name, server: c.server }, namespace: stage.namespace,
     })));
     new AppProject(scope, 'AppProject', {
-      metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels, annotations: undefinedIfEmpty(ctx.annotations) },
+      metadata: { name: plan.app, namespace: ctx.argoCdNamespace, labels: appLabels, annotations: { ...APP_PROJECT_WAVE, ...ctx.annotations } },
       spec: appProjectSpec(ctx, destinations(placements),
         syncWindows(central.map(w => ({ stage: w.stage, applications: w.clusters.map(c => c.application) })))),
     });
@@ -239,7 +250,7 @@ function definePerClusterRelease(scope: Construct, ctx: ArgoCdContext, cluster: 
       name: plan.app,
       namespace: parts[0].wave.argoCdNamespace,
       labels: { [PlatformLabels.APP]: plan.app },
-      annotations: undefinedIfEmpty(ctx.annotations),
+      annotations: { ...APP_PROJECT_WAVE, ...ctx.annotations },
     },
     spec: appProjectSpec(ctx, destinations(parts.map(p => ({ cluster, target: { server: IN_CLUSTER }, namespace: p.stage.namespace }))),
       syncWindows(parts.map(p => ({ stage: p.stage, applications: [p.cluster.application] })))),

@@ -30,8 +30,10 @@ describe('PlatformApp', () => {
     expect(ns.metadata.labels).toMatchObject({ 'kargo.akuity.io/project': 'true', [PlatformLabels.APP]: 'api' });
     expect(ns.metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-2');
     expect(find(objects, 'Project', 'api').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
-    // everything else of the app is in the default wave, after both
-    for (const o of objects.filter(x => x.kind !== 'Namespace' && x.kind !== 'Project')) {
+    // the AppProject before the ApplicationSet that names it: the ApplicationSet controller refuses Applications of a missing project
+    expect(find(objects, 'AppProject', 'api').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
+    // everything else of the app is in the default wave, after them
+    for (const o of objects.filter(x => x.kind !== 'Namespace' && x.kind !== 'Project' && x.kind !== 'AppProject')) {
       expect(o.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBeUndefined();
     }
   });
