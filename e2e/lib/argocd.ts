@@ -94,7 +94,7 @@ export async function installArgoCd(o: ArgoCdOptions): Promise<void> {
     });
   };
   await component('argocd-repo-server', ['--port', `${repoPort}`, '--address', '127.0.0.1', '--metrics-port', `${await freePort()}`,
-    '--disable-tls', '--client-ca-path=', '--redis', `127.0.0.1:${redisPort}`, '--parallelismlimit', '4', '--loglevel', 'debug']);
+    '--disable-tls', '--client-ca-path=', '--redis', `127.0.0.1:${redisPort}`, '--parallelismlimit', '4']);
   await component('argocd-application-controller', ['--repo-server', `127.0.0.1:${repoPort}`, '--repo-server-plaintext',
     '--redis', `127.0.0.1:${redisPort}`, '--metrics-port', `${await freePort()}`, '--status-processors', '10', '--operation-processors', '10',
     '--loglevel', 'info']);
