@@ -100,7 +100,7 @@ async function main(): Promise<number> {
       hub,
       gitPath,
       reconciliationSeconds: 30,
-      installYaml: join(moduleDir('controllers', 'github.com/argoproj/argo-cd/v3'), 'manifests', 'install.yaml'),
+      installYaml: join(moduleDir('argocd', 'github.com/argoproj/argo-cd/v3'), 'manifests', 'install.yaml'),
     });
     const kargo = await installKargo({
       dir,
@@ -110,7 +110,7 @@ async function main(): Promise<number> {
       hub,
       gitPath,
       argocdNamespace: ARGOCD_NAMESPACE,
-      chartDir: join(moduleDir('controllers', 'github.com/akuity/kargo'), 'charts', 'kargo'),
+      chartDir: join(moduleDir('k8s', 'github.com/akuity/kargo'), 'charts', 'kargo'),
     });
 
     const repos = new GitRepos(dir, join(gitPath, 'git'));
@@ -191,7 +191,7 @@ async function waitForPlatform(w: World): Promise<void> {
 }
 
 function writeKwokConfig(dir: string): string {
-  const kwok = execFileSync('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], { cwd: join(ROOT, 'e2e', 'controllers'), encoding: 'utf8' }).trim();
+  const kwok = execFileSync('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], { cwd: join(ROOT, 'e2e', 'argocd'), encoding: 'utf8' }).trim();
   const stages = [
     'kustomize/stage/node/fast/node-initialize.yaml',
     'kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
