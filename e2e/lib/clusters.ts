@@ -72,8 +72,8 @@ async function startNodeSide(o: ClustersOptions, c: E2eCluster): Promise<void> {
   o.procs.start(`${c.name}-controller-manager`, join(o.bin, 'kube-controller-manager'), [
     `--kubeconfig=${c.adminKubeconfig}`, `--authentication-kubeconfig=${c.adminKubeconfig}`, `--authorization-kubeconfig=${c.adminKubeconfig}`,
     '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
-    // no kubelets to sign for, no cloud: the controllers of workloads, namespaces, ServiceAccounts and GC
-    '--controllers=*,-csrsigning,-csrapproving,-nodeipam,-service-lb-controller,-cloud-node-lifecycle-controller,-persistentvolume-binder-controller,-attach-detach-controller',
+    // the default controllers (workloads, namespaces, ServiceAccounts, GC); unknown names fail the start
+    '--controllers=*',
     `--service-account-private-key-file=${o.pki.serviceAccountKey}`, `--root-ca-file=${o.pki.ca.cert}`,
     '--use-service-account-credentials=false', '--concurrent-deployment-syncs=5', '-v=1',
   ]);

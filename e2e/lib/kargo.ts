@@ -98,7 +98,9 @@ export async function installKargo(o: KargoOptions): Promise<KargoInstall> {
       ...overrides[name] ?? {},
     };
     mkdirSync(env.HOME, { recursive: true });
-    o.procs.start(name, join(o.bin, 'controlplane'), container.args ?? [], { env });
+    // the chart gives the subcommand in `args` or after the binary in `command` (kargo-api)
+    const subcommand = [...(container.command ?? []).slice(1).filter((a: string) => !a.startsWith('/') && a !== '--'), ...container.args ?? []];
+    o.procs.start(name, join(o.bin, 'controlplane'), subcommand, { env });
   }
   await waitFor('kargo webhooks server', 120_000, () => tcpOpen(webhookPort), 1000);
   log(`kargo: started ${deployments.map(d => d.metadata.name).join(', ')}`);
