@@ -5,6 +5,7 @@ import { RENDER_TASK, renderTaskSteps, renderVarNames, stageSteps } from './prom
 import { warehouseSubscriptions } from './subscriptions';
 import {
   Project, ProjectConfig, PromotionTask, Stage, StageSpecRequestedFreightOriginKind, StageSpecRequestedFreightSourcesAvailabilityStrategy, Warehouse,
+  WarehouseSpecFreightCreationPolicy,
 } from '../../imports/kargo-kargo.akuity.io';
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { autoPromotionPolicies } from '../contracts/auto-promotion';
@@ -13,7 +14,10 @@ import { JoinKind } from '../pipeline/join';
 import { AppRelease, PlacedWave } from '../plan/app-release';
 import { WavePlan } from '../plan/release-plan';
 import { compact } from '../util/collections';
-import { toGoDuration } from '../util/duration';
+import { toGoDuration, toMetaV1Duration } from '../util/duration';
+
+/** Kargo v1.11.2 `api/v1alpha1/labels.go` `LabelKeyShard`. */
+const KARGO_SHARD_LABEL = 'kargo.akuity.io/shard';
 
 /**
  * Defines the Kargo side of one app's release plan: its own Project (an independent promotion
@@ -52,20 +56,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
     },
   });
 
-  new Warehouse(scope, 'Warehouse', {
-    metadata: {
-      name: plan.app,
-      namespace,
-      labels: appLabels,
-      // a receiver finds the Warehouse by its subscribed repository URLs; this only tells readers which ones do
-      annotations: release.discovery.receivers.length > 0 ? { [PlatformLabels.WEBHOOK_RECEIVERS]: release.discovery.receivers.join(',') } : undefined,
-    },
-    spec: {
-      // Kargo's 5 minutes, or the slow fallback when webhook receivers cover every subscription
-      interval: release.discovery.interval,
-      subscriptions: compact(warehouseSubscriptions(release.artifacts, release.source)),
-    },
-  });
+  defineWarehouse(scope, release, appLabels);
 
   new PromotionTask(scope, 'RenderTask', {
     metadata: { name: RENDER_TASK, namespace, labels: appLabels },
@@ -76,6 +67,29 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   });
 
   for (const placed of release.waves) defineStage(scope, release, placed);
+}
+
+/** The app's Warehouse: every artifact and the source's path, in the form Kargo stores it. */
+function defineWarehouse(scope: Construct, release: AppRelease, appLabels: Record<string, string>) {
+  new Warehouse(scope, 'Warehouse', {
+    metadata: {
+      name: release.plan.app,
+      namespace: release.plan.project,
+      labels: appLabels,
+      // a receiver finds the Warehouse by its subscribed repository URLs; this only tells readers which ones do
+      annotations: release.discovery.receivers.length > 0 ? { [PlatformLabels.WEBHOOK_RECEIVERS]: release.discovery.receivers.join(',') } : undefined,
+    },
+    // the Warehouse as the API server stores it, so that Argo CD's diff finds nothing to re-sync:
+    // interval in metav1.Duration's form, freightCreationPolicy at its CRD default (Kargo v1.11.2
+    // api/v1alpha1/warehouse_types.go, `+kubebuilder:default=Automatic`), subscriptions as the
+    // defaulting webhook leaves them (subscriptions.ts)
+    spec: {
+      // Kargo's 5 minutes, or the slow fallback when webhook receivers cover every subscription
+      interval: toMetaV1Duration(release.discovery.interval),
+      freightCreationPolicy: WarehouseSpecFreightCreationPolicy.AUTOMATIC,
+      subscriptions: compact(warehouseSubscriptions(release.artifacts, release.source)),
+    },
+  });
 }
 
 /** The AnalysisTemplates of one wave's checks, and the Kargo Stage that promotes the wave. */
@@ -98,7 +112,9 @@ function defineStage(scope: Construct, release: AppRelease, placed: PlacedWave) 
     metadata: {
       name: wave.kargoStage,
       namespace,
-      labels: { ...appLabels, [PlatformLabels.PIPELINE_STAGE]: stage.name },
+      // Kargo v1.11.2's Stage defaulting webhook copies spec.shard into this label
+      // (pkg/webhook/kubernetes/stage/webhook.go `Default`); written here, Git matches what is stored
+      labels: { ...appLabels, [PlatformLabels.PIPELINE_STAGE]: stage.name, ...wave.kargoShard ? { [KARGO_SHARD_LABEL]: wave.kargoShard } : {} },
       annotations: {
         'kargo.akuity.io/description': wave.controlFlow
           ? `${plan.app}: control flow after ${wave.upstreams.join(', ') || 'the Warehouse'}`

@@ -7,6 +7,7 @@ import { releaseCommitMessage, releaseTrailerBlock } from '../contracts/release-
 import { ApprovalKind } from '../pipeline/approval';
 import { AppRelease, PlacedCluster, PlacedWave } from '../plan/app-release';
 import { StagePlan } from '../plan/release-plan';
+import { toMetaV1Duration } from '../util/duration';
 
 /** The name of the per-app PromotionTask that renders one cluster. @internal */
 export const RENDER_TASK = 'render-cluster';
@@ -92,9 +93,9 @@ export function stageSteps(release: AppRelease, { stage, wave, clusters }: Place
     uses: 'argocd-update',
     as: 'sync',
     // the step's own default is 5 minutes (kargo `argocd_updater.go` `DefaultTimeout`, docs
-    // `argocd-update.md`): too short for a slow sync wave. A deny window is not waited out: the
-    // freeze steps stop the promotion before it pushes (freeze-steps.ts)
-    retry: { timeout: stage.syncTimeout },
+    // `argocd-update.md`): too short for a slow sync wave; written as Kargo stores it (`30m0s`). A deny
+    // window is not waited out: the freeze steps stop the promotion before it pushes (freeze-steps.ts)
+    retry: { timeout: toMetaV1Duration(stage.syncTimeout) },
     config: {
       apps: [{
         namespace: wave.argoCdNamespace,

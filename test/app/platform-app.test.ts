@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import {
-  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, Requirement, SelectorOperator, Versioning,
+  Accelerator, Artifact, ClusterSelector, CloudProvider, ManifestSource, PlatformApp, PlatformLabels, Requirement, SelectorOperator, Versioning,
 } from '../../src';
 import { appProps, find, managedAuth, synthApp, world } from '../support/fixtures';
 

@@ -17,11 +17,11 @@ describe('artifacts and versioning rules', () => {
       ],
     }));
     expect(find(objects, 'Warehouse', 'api').spec.subscriptions).toEqual([
-      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer' } },
-      { chart: { repoURL: 'https://charts.example.com/stable', name: 'redis', semverConstraint: '^19.0.0' } },
-      { chart: { repoURL: 'oci://ghcr.io/acme/charts/api-base' } },
-      { git: { repoURL: 'https://github.com/acme/config.git', commitSelectionStrategy: 'SemVer', semverConstraint: '^3.0.0', allowTagsRegexes: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'] } },
-      { git: { repoURL: 'https://github.com/acme/api.git', commitSelectionStrategy: 'NewestFromBranch', branch: 'main', includePaths: ['chart'] } },
+      { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer', strictSemvers: true, discoveryLimit: 20 } },
+      { chart: { repoURL: 'https://charts.example.com/stable', name: 'redis', semverConstraint: '^19.0.0', discoveryLimit: 20 } },
+      { chart: { repoURL: 'oci://ghcr.io/acme/charts/api-base', discoveryLimit: 20 } },
+      { git: { repoURL: 'https://github.com/acme/config.git', commitSelectionStrategy: 'SemVer', semverConstraint: '^3.0.0', allowTagsRegexes: ['^v'], includePaths: ['glob:envs/*.yaml'], excludePaths: ['docs/'], strictSemvers: true, discoveryLimit: 20 } },
+      { git: { repoURL: 'https://github.com/acme/api.git', commitSelectionStrategy: 'NewestFromBranch', branch: 'main', includePaths: ['chart'], strictSemvers: true, discoveryLimit: 20 } },
     ]);
     const update = steps(objects, 'dev').find((s: any) => s.uses === 'helm-update-chart');
     expect(update.config.charts).toEqual([

@@ -55,12 +55,13 @@ describe('Versioning', () => {
         Artifact.image('ghcr.io/acme/ml', { versioning: Versioning.newestBuild(), ignoreTags: ['-rc'], platform: 'linux/arm64', helmValuesKey: 'ml.image' }),
       ],
     }));
+    // with the values Kargo's Warehouse webhook defaults written out (src/kargo/subscriptions.ts)
     const subs = find(objects, 'Warehouse', 'api').spec.subscriptions;
     expect(subs.slice(0, 4)).toEqual([
       { image: { repoURL: 'ghcr.io/acme/api', imageSelectionStrategy: 'SemVer', constraint: '>=1.2.0, <2.0.0', strictSemvers: false, allowTagsRegexes: ['^1\\.'], discoveryLimit: 10 } },
-      { image: { repoURL: 'ghcr.io/acme/worker', imageSelectionStrategy: 'Digest', constraint: 'stable' } },
-      { image: { repoURL: 'ghcr.io/acme/batch', imageSelectionStrategy: 'Lexical', allowTagsRegexes: ['^\\d{8}$'] } },
-      { image: { repoURL: 'ghcr.io/acme/ml', imageSelectionStrategy: 'NewestBuild', ignoreTagsRegexes: ['-rc'], platform: 'linux/arm64' } },
+      { image: { repoURL: 'ghcr.io/acme/worker', imageSelectionStrategy: 'Digest', constraint: 'stable', strictSemvers: true, discoveryLimit: 20 } },
+      { image: { repoURL: 'ghcr.io/acme/batch', imageSelectionStrategy: 'Lexical', allowTagsRegexes: ['^\\d{8}$'], strictSemvers: true, discoveryLimit: 20 } },
+      { image: { repoURL: 'ghcr.io/acme/ml', imageSelectionStrategy: 'NewestBuild', ignoreTagsRegexes: ['-rc'], platform: 'linux/arm64', strictSemvers: true, discoveryLimit: 20 } },
     ]);
     const text = JSON.stringify(subs);
     for (const removed of ['"allowTags"', '"ignoreTags"', '"semverConstraint"']) expect(text).not.toContain(removed);

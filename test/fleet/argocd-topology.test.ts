@@ -76,6 +76,15 @@ describe('Argo CD topologies', () => {
     expect(template.spec.metrics.filter((m: any) => m.name === 'soak').map((m: any) => m.initialDelay)).toEqual(['30m']);
   });
 
+  test('a Stage routed to a Kargo shard carries the shard label, as Kargo\'s Stage webhook would set it', () => {
+    const sharded = kargo.filter(o => o.kind === 'Stage' && o.spec.shard !== undefined);
+    expect(sharded.length).toBeGreaterThan(0);
+    for (const stage of sharded) expect(stage.metadata.labels['kargo.akuity.io/shard']).toBe(stage.spec.shard);
+    for (const stage of kargo.filter(o => o.kind === 'Stage' && o.spec.shard === undefined)) {
+      expect(stage.metadata.labels['kargo.akuity.io/shard']).toBeUndefined();
+    }
+  });
+
   test('both shapes are consistent: every planned cluster gets exactly one Application, updated by exactly its Stage', () => {
     const { central, perCluster: local } = argoCdInstancesOf(result);
     const deployed = [...central.map(a => a.destination.name!), ...[...local.keys()]].sort();

@@ -42,7 +42,7 @@ describe('webhook receivers', () => {
     });
     expect(formatIssues(ManifestValidator.load().validateObjects(fleetObjects))).toBe('');
     expect(app.leadTime!.discovery).toMatchObject({ mode: 'webhook', receivers: ['ecr', 'github-acme'], polled: [] });
-    expect(find(Testing.synth(app), 'Warehouse', 'api').spec.interval).toBe('1h');
+    expect(find(Testing.synth(app), 'Warehouse', 'api').spec.interval).toBe('1h0m0s');
     const chart = WebhookReceiver.generic({ name: 'c', secretName: 's', repoUrls: ['x'], repoType: PushedRepositoryType.CHART, repoUrlExpression: 'request.body.url' });
     expect(chart._toKargo().generic.actions[0]).not.toHaveProperty('whenExpression');
     expect(chart._toKargo().generic.actions[0].targetSelectionCriteria[0].indexSelector.matchIndices[0].value).toBe('${{ normalizeChart(request.body.url) }}');

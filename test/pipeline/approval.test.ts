@@ -30,7 +30,7 @@ describe('promotion by pull request', () => {
     // no pull request when the render changed nothing: git-open-pr is Skipped, the pushed commit is the branch head
     expect(prod[prod.length - 2].if).toBe('${{ status(\'open-pr\') != \'Skipped\' }}');
     expect(prod[prod.length - 1].config.apps[0].sources[0].desiredRevision).toBe('${{ quote(outputs[\'wait-for-pr\']?.commit ?? outputs[\'push\'].commit) }}');
-    expect(prod[prod.length - 1].retry).toEqual({ timeout: '30m' });
+    expect(prod[prod.length - 1].retry).toEqual({ timeout: '30m0s' });
     // a direct-push stage is unchanged
     expect(steps(objects, 'dev').find((s: any) => s.uses === 'git-open-pr')).toBeUndefined();
   });

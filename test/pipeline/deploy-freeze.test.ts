@@ -41,7 +41,7 @@ describe('DeployFreeze', () => {
     expect(steps('prod-broad')[0].uses).toBe('fail');
     expect(steps('dev').map((s: any) => s.uses)).not.toContain('fail');
     for (const stage of ['dev', 'prod-canary', 'prod-broad']) {
-      expect(steps(stage).find((s: any) => s.uses === 'argocd-update').retry).toEqual({ timeout: '30m' });
+      expect(steps(stage).find((s: any) => s.uses === 'argocd-update').retry).toEqual({ timeout: '30m0s' });
     }
     expect(app.plan.stages.map(s => s.freezes.length)).toEqual([0, 0, 1]);
     expect(ManifestValidator.load().validateObjects(objects)).toEqual([]);
@@ -51,7 +51,7 @@ describe('DeployFreeze', () => {
     const { objects } = synthApp();
     expect(find(objects, 'AppProject', 'api').spec.syncWindows).toBeUndefined();
     const timeouts = [...JSON.stringify(objects).matchAll(/"retry":\{"timeout":"([^"]+)"\}/g)].map(m => m[1]);
-    expect(new Set(timeouts)).toEqual(new Set(['30m']));
+    expect(new Set(timeouts)).toEqual(new Set(['30m0s']));
   });
 
   test('fails if the schedule is one Argo CD v3.5.1 refuses or never fires', () => {

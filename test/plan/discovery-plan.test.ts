@@ -12,7 +12,7 @@ describe('planDiscovery', () => {
     const before = new PlatformApp(polled.app, 'api', appProps(polled));
     const after = new PlatformApp(pushed.app, 'api', appProps(pushed));
     const warehouse = find(Testing.synth(after), 'Warehouse', 'api');
-    expect(warehouse.spec.interval).toBe('2h');
+    expect(warehouse.spec.interval).toBe('2h0m0s');
     expect(warehouse.metadata.annotations['gitops-platform.io/webhook-receivers']).toBe('github-acme');
     expect(find(Testing.synth(before), 'Warehouse', 'api').spec.interval).toBe('5m0s');
     expect(before.leadTime!.seconds - after.leadTime!.seconds).toBe(300);
@@ -53,7 +53,7 @@ describe('planDiscovery', () => {
     }));
     const objects = Testing.synth(app);
     expect(find(objects, 'ProjectConfig', 'api').spec.webhookReceivers).toEqual([{ name: 'quay-other', quay: { secretRef: { name: 'quay-webhook' } } }]);
-    expect(find(objects, 'Warehouse', 'api').spec.interval).toBe('1h');
+    expect(find(objects, 'Warehouse', 'api').spec.interval).toBe('1h0m0s');
     expect(app.leadTime!.discovery.receivers).toEqual(['api/quay-other', 'github-acme']);
     expect(formatIssues(ManifestValidator.load().validateObjects(objects))).toBe('');
   });
