@@ -59,7 +59,18 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
   defineWarehouse(scope, release, appLabels);
 
   new PromotionTask(scope, 'RenderTask', {
-    metadata: { name: RENDER_TASK, namespace, labels: appLabels },
+    metadata: {
+      name: RENDER_TASK,
+      namespace,
+      labels: appLabels,
+      // before the Stages that call it: Kargo's Promotion webhook inflates a Promotion's task steps
+      // and refuses it while the PromotionTask is missing (Kargo v1.11.2
+      // pkg/webhook/kubernetes/promotion/webhook.go `Default`, api.InflateSteps), so an
+      // auto-promotion created in the sync that also creates the task would fail. Its namespace
+      // exists from wave -2 (the Project's namespace), as Kargo's PromotionTask webhook requires
+      // (pkg/webhook/kubernetes/project.go `ValidateProject`: the namespace labelled as a project)
+      annotations: { 'argocd.argoproj.io/sync-wave': '-1' },
+    },
     spec: {
       vars: renderVarNames(release).map(name => ({ name })),
       steps: compact(renderTaskSteps(release)),

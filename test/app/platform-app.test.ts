@@ -32,8 +32,11 @@ describe('PlatformApp', () => {
     expect(find(objects, 'Project', 'api').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
     // the AppProject before the ApplicationSet that names it: the ApplicationSet controller refuses Applications of a missing project
     expect(find(objects, 'AppProject', 'api').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
+    // the render PromotionTask before the Stages whose Promotions call it: Kargo's Promotion
+    // webhook refuses a Promotion whose task is missing
+    expect(find(objects, 'PromotionTask', 'render-cluster').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
     // everything else of the app is in the default wave, after them
-    for (const o of objects.filter(x => x.kind !== 'Namespace' && x.kind !== 'Project' && x.kind !== 'AppProject')) {
+    for (const o of objects.filter(x => !['Namespace', 'Project', 'AppProject', 'PromotionTask'].includes(x.kind))) {
       expect(o.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBeUndefined();
     }
   });
