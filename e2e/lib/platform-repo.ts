@@ -1,6 +1,7 @@
 import { execFileSync } from 'child_process';
-import { rmSync, writeFileSync } from 'fs';
+import { readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
+import { parse } from 'yaml';
 import { E2eEnvironment } from '../platform/platform';
 
 /**
@@ -18,27 +19,22 @@ export function synthPlatform(root: string, env: E2eEnvironment, workDir: string
   });
 }
 
+/** The example Application of docs/fleet.md, which this suite applies as it is but for its repository URL. */
+export const BOOTSTRAP_APPLICATION = join(__dirname, '..', 'platform', 'bootstrap-application.yaml');
+const DOCUMENTED_REPO_URL = 'https://git.example.com/acme/platform.git';
+
 /**
- * The one object the platform team applies by hand, once, as docs/getting-started.md tells:
- * an Argo CD Application over the committed `manifests/` of the platform repository, synced
- * automatically (sync waves order the Kargo project namespaces, Projects and the rest).
+ * The one object the platform team applies by hand, once, as docs/fleet.md tells: an Argo CD
+ * Application over the committed `manifests/` of the platform repository, synced automatically
+ * (sync waves order the Kargo project namespaces, Projects and the rest).
  */
 export function bootstrapApplication(repoUrl: string): any {
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Application',
-    metadata: { name: 'platform', namespace: 'argocd' },
-    spec: {
-      project: 'default',
-      source: { repoURL: repoUrl, targetRevision: 'main', path: 'manifests', directory: { include: '*.k8s.yaml' } },
-      destination: { server: 'https://kubernetes.default.svc' },
-      syncPolicy: {
-        automated: { prune: true, selfHeal: true },
-        syncOptions: ['ServerSideApply=true'],
-        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
-      },
-    },
-  };
+  const app = parse(readFileSync(BOOTSTRAP_APPLICATION, 'utf8'));
+  if (app?.spec?.source?.repoURL !== DOCUMENTED_REPO_URL) {
+    throw new Error(`${BOOTSTRAP_APPLICATION}: spec.source.repoURL is not ${DOCUMENTED_REPO_URL}, got ${app?.spec?.source?.repoURL}`);
+  }
+  app.spec.source.repoURL = repoUrl;
+  return app;
 }
 
 /** Argo CD's `default` AppProject, which argocd-server creates at its start (the suite runs no argocd-server). */

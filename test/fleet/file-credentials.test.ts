@@ -50,6 +50,25 @@ describe('credentials in files mounted into Argo CD', () => {
     expect(runPlugin(config.execProviderConfig)).toEqual({ clientCertificateData: cert, clientKeyData: key });
   });
 
+  test('docs/fleet.md\'s example: a cluster added with a token file; its Secret holds the path and the public CA only', () => {
+    const fleet = new ClusterFleet(Testing.app(), 'fleet', { clusters: [] });
+    const caData = CA;
+    fleet.addCluster({
+      name: 'lab-1',
+      server: 'https://10.20.0.5:6443',
+      provider: CloudProvider.ON_PREM,
+      region: 'lab',
+      tier: Tier.DEV,
+      auth: ClusterAuth.tokenFile({ path: '/var/run/argocd/clusters/lab-1/token' }, { caData }),
+    });
+    // or: ClusterAuth.clientCertificateFiles({ certFile: '/var/run/argocd/clusters/lab-1/tls.crt', keyFile: '/var/run/argocd/clusters/lab-1/tls.key' }, { caData })
+    const config = JSON.parse(Testing.synth(fleet).find(o => o.kind === 'Secret').stringData.config);
+    expect(config.tlsClientConfig).toEqual({ insecure: false, caData: CA });
+    expect(config.execProviderConfig.args.at(-1)).toBe('/var/run/argocd/clusters/lab-1/token');
+    const certs = ClusterAuth.clientCertificateFiles({ certFile: '/var/run/argocd/clusters/lab-1/tls.crt', keyFile: '/var/run/argocd/clusters/lab-1/tls.key' }, { caData });
+    expect(clusterConfig(certs).execProviderConfig.args.slice(-2)).toEqual(['/var/run/argocd/clusters/lab-1/tls.crt', '/var/run/argocd/clusters/lab-1/tls.key']);
+  });
+
   test('a missing file fails the plugin, so client-go reports the error instead of sending no credential', () => {
     const config = clusterConfig(ClusterAuth.tokenFile({ path: join(dir, 'missing') }, { caData: CA }));
     expect(() => execFileSync(config.execProviderConfig.command, config.execProviderConfig.args, { stdio: 'pipe' })).toThrow();
