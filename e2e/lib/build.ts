@@ -10,18 +10,18 @@ export const GO_BUILDS: Array<{ module: string; packages: string[] }> = [
       'k8s.io/kubernetes/cmd/kube-apiserver',
       'k8s.io/kubernetes/cmd/kube-controller-manager',
       'k8s.io/kubernetes/cmd/kube-scheduler',
+      'github.com/akuity/kargo/cmd/controlplane',
       'github.com/argoproj/argo-rollouts/cmd/rollouts-controller',
+      'github.com/google/go-containerregistry/cmd/crane',
+      'helm.sh/helm/v3/cmd/helm',
       './cmd/git-https',
     ],
   },
   {
-    module: 'controllers',
+    module: 'argocd',
     packages: [
-      'github.com/akuity/kargo/cmd/controlplane',
       'github.com/argoproj/argo-cd/v3/cmd',
       'sigs.k8s.io/kwok/cmd/kwok',
-      'github.com/google/go-containerregistry/cmd/crane',
-      'helm.sh/helm/v3/cmd/helm',
     ],
   },
 ];
