@@ -84,6 +84,10 @@ async function startNodeSide(o: ClustersOptions, c: E2eCluster): Promise<void> {
   o.procs.start(`${c.name}-kwok`, join(o.bin, 'kwok'), [
     `--kubeconfig=${c.adminKubeconfig}`, `--config=${o.kwokConfig}`,
     '--manage-all-nodes=true', '--server-address=127.0.0.1:0', '--node-ip=127.0.0.1',
+    // the node's heartbeat is its Lease (the node-heartbeat-with-lease stage writes its status only
+    // every 10 minutes): without one the node lifecycle controller marks the node NotReady after
+    // its grace period and every pod on it not Ready, and Deployments never become available
+    '--node-lease-duration-seconds=40',
   ]);
   await c.admin.apply({
     apiVersion: 'v1',
