@@ -74,6 +74,11 @@ async function startNodeSide(o: ClustersOptions, c: E2eCluster): Promise<void> {
     '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
     // the default controllers (workloads, namespaces, ServiceAccounts, GC); unknown names fail the start
     '--controllers=*',
+    // on a loaded machine kwok's lease renewals come late now and then; past the grace period (50s)
+    // the node lifecycle controller marks the node NotReady and every pod on it not Ready, and
+    // Deployments flap (seen at load average 20). It stays on: it removes the not-ready taint the
+    // API server gives a new node
+    '--node-monitor-grace-period=10m',
     `--service-account-private-key-file=${o.pki.serviceAccountKey}`, `--root-ca-file=${o.pki.ca.cert}`,
     '--use-service-account-credentials=false', '--concurrent-deployment-syncs=5', '-v=1',
   ]);
