@@ -3,6 +3,7 @@ import { defineRepositorySecret } from './repository-secret';
 import { Application, ApplicationSet, AppProject } from '../../imports/argocd-argoproj.io';
 import { PlatformLabels } from '../contracts/labels';
 import { applicationLabels, authorizedStage } from '../contracts/release-names';
+import { syncWave, SyncWave } from '../contracts/sync-waves';
 import { ArgoCdTopologyKind } from '../fleet/argocd-topology';
 import { AppRelease, PerClusterArgoCd, PerClusterPart, PlacedWave } from '../plan/app-release';
 import { FreezePlan, ReleasePlan, stageApplicationName, StagePlan, WavePlan } from '../plan/release-plan';
@@ -17,7 +18,7 @@ import { undefinedIfEmpty } from '../util/collections';
  * retries only after `ReconcileRequeueOnValidationError` (3 minutes), which the e2e suite saw when both came in
  * one wave.
  */
-const APP_PROJECT_WAVE = { 'argocd.argoproj.io/sync-wave': '-1' };
+const APP_PROJECT_WAVE = syncWave(SyncWave.REFERENCED);
 
 /** What the Argo CD objects of one app are derived from. */
 type ArgoCdContext = AppRelease;

@@ -10,6 +10,7 @@ import { VerificationJobOptions, verificationJobProblems } from './verification-
 import { defineClusterConfig } from './webhook-config';
 import { WebhookReceiver } from './webhook-receiver';
 import { PlatformLabels } from '../contracts/labels';
+import { syncWave, SyncWave } from '../contracts/sync-waves';
 import { field, prop } from '../util/code-hint';
 import { duplicates } from '../util/collections';
 import { fail, ProblemList, problemListing, reportValue, show, userError } from '../util/errors';
@@ -339,6 +340,8 @@ export class ClusterFleet extends Chart implements IClusterFleet {
           [PlatformLabels.FLEET]: this.fleetName,
           ...cluster.labels,
         },
+        // before the ApplicationSets whose clusters generators select it
+        annotations: syncWave(SyncWave.REFERENCED),
       },
       type: 'Opaque',
       stringData: Lazy.any({

@@ -10,6 +10,7 @@ import {
 import { AnalysisTemplate } from '../../imports/rollouts-argoproj.io';
 import { autoPromotionPolicies } from '../contracts/auto-promotion';
 import { PlatformLabels } from '../contracts/labels';
+import { syncWave, SyncWave } from '../contracts/sync-waves';
 import { JoinKind } from '../pipeline/join';
 import { AppRelease, PlacedWave } from '../plan/app-release';
 import { WavePlan } from '../plan/release-plan';
@@ -37,7 +38,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
       labels: appLabels,
       // the project namespace must exist before Argo CD applies the objects inside it
       annotations: {
-        'argocd.argoproj.io/sync-wave': '-1',
+        ...syncWave(SyncWave.REFERENCED),
         'kargo.akuity.io/description': description,
         [PlatformLabels.LEAD_TIME]: release.leadTime.seconds === 0 ? '0s' : toGoDuration(Duration.seconds(Math.round(release.leadTime.seconds))),
         ...annotations,
@@ -69,7 +70,7 @@ export function defineKargoRelease(scope: Construct, release: AppRelease): void 
       // auto-promotion created in the sync that also creates the task would fail. Its namespace
       // exists from wave -2 (the Project's namespace), as Kargo's PromotionTask webhook requires
       // (pkg/webhook/kubernetes/project.go `ValidateProject`: the namespace labelled as a project)
-      annotations: { 'argocd.argoproj.io/sync-wave': '-1' },
+      annotations: syncWave(SyncWave.REFERENCED),
     },
     spec: {
       vars: renderVarNames(release).map(name => ({ name })),
@@ -131,6 +132,8 @@ function defineStage(scope: Construct, release: AppRelease, placed: PlacedWave) 
           ? `${plan.app}: control flow after ${wave.upstreams.join(', ') || 'the Warehouse'}`
           : `${plan.app} on ${wave.clusters.length} cluster(s): ${wave.clusters.join(', ')}`,
         ...wave.soak === undefined ? {} : { [PlatformLabels.SOAK]: wave.soak },
+        // after the ApplicationSets have written the Applications its argocd-update step selects
+        ...syncWave(SyncWave.STAGES),
       },
     },
     spec: {

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { syncWave, SyncWave } from '../contracts/sync-waves';
 
 /** The label that marks a namespace as a Kargo Project's (`kargoapi.LabelKeyProject`). */
 export const KARGO_PROJECT_LABEL = 'kargo.akuity.io/project';
@@ -25,7 +26,7 @@ export function defineProjectNamespace(scope: Construct, project: string, labels
     metadata: {
       name: project,
       labels: { ...labels, [KARGO_PROJECT_LABEL]: 'true' },
-      annotations: { 'argocd.argoproj.io/sync-wave': '-2' },
+      annotations: syncWave(SyncWave.PROJECT_NAMESPACE),
     },
   });
 }

@@ -35,8 +35,11 @@ describe('PlatformApp', () => {
     // the render PromotionTask before the Stages whose Promotions call it: Kargo's Promotion
     // webhook refuses a Promotion whose task is missing
     expect(find(objects, 'PromotionTask', 'render-cluster').metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-1');
-    // everything else of the app is in the default wave, after them
-    for (const o of objects.filter(x => !['Namespace', 'Project', 'AppProject', 'PromotionTask'].includes(x.kind))) {
+    // the Stages last: a Stage auto-promotes at once, and its argocd-update step fails the
+    // Promotion when the ApplicationSets (wave 0) have not written its Applications yet
+    for (const o of objects.filter(x => x.kind === 'Stage')) expect(o.metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('1');
+    // everything else of the app is in the default wave, between them
+    for (const o of objects.filter(x => !['Namespace', 'Project', 'AppProject', 'PromotionTask', 'Stage'].includes(x.kind))) {
       expect(o.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBeUndefined();
     }
   });

@@ -32,6 +32,8 @@ describe('ClusterFleet', () => {
           [PlatformLabels.KUBERNETES_VERSION]: '1.31',
           'ring': 'canary',
         },
+        // before the ApplicationSets (wave 0) whose clusters generators select it
+        annotations: { 'argocd.argoproj.io/sync-wave': '-1' },
       },
       stringData: { name: 'gcp-prod-h100-1', server: 'https://10.0.0.7' },
     });
