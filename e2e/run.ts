@@ -92,23 +92,15 @@ async function main(): Promise<number> {
     log(`registry ${registry}: pushed e2e/web:1.0.0, e2e/api:1.0.0, e2e/smoke:1.0.0`);
 
     await installRollouts({ dir, bin, pki, procs, hub, installYaml: join(moduleDir('k8s', 'github.com/argoproj/argo-rollouts'), 'manifests', 'install.yaml') });
+    // what every installer gets: the run's directory, binaries, PKI, processes, hub and git
+    const install = { dir, bin, pki, procs, hub, gitPath };
     await installArgoCd({
-      dir,
-      bin,
-      pki,
-      procs,
-      hub,
-      gitPath,
+      ...install,
       reconciliationSeconds: 30,
       installYaml: join(moduleDir('argocd', 'github.com/argoproj/argo-cd/v3'), 'manifests', 'install.yaml'),
     });
     const kargo = await installKargo({
-      dir,
-      bin,
-      pki,
-      procs,
-      hub,
-      gitPath,
+      ...install,
       argocdNamespace: ARGOCD_NAMESPACE,
       chartDir: join(moduleDir('k8s', 'github.com/akuity/kargo'), 'charts', 'kargo'),
     });

@@ -70,22 +70,22 @@ export function defineE2ePlatform(scope: Construct, env: E2eEnvironment): { flee
     })]
     : undefined;
 
+  // both pipelines: dev and staging promote automatically, staging verified by `check`
+  const devAndStaging = (check: Verification) => [
+    { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
+    { name: 'staging', clusters: ClusterSelector.tier(Tier.STAGING), approval: Approval.automatic(), verification: [check] },
+  ];
+
   const continuous = new PromotionPipeline(scope, 'continuous', {
     freezes,
     stages: [
-      { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
-      {
-        name: 'staging',
-        clusters: ClusterSelector.tier(Tier.STAGING),
-        approval: Approval.automatic(),
-        verification: [Verification.http({
-          name: 'health',
-          url: `${env.metricsBase}/health/{cluster}`,
-          interval: Duration.seconds(2),
-          count: 2,
-          failureLimit: 0,
-        })],
-      },
+      ...devAndStaging(Verification.http({
+        name: 'health',
+        url: `${env.metricsBase}/health/{cluster}`,
+        interval: Duration.seconds(2),
+        count: 2,
+        failureLimit: 0,
+      })),
       {
         name: 'prod',
         clusters: ClusterSelector.tier(Tier.PROD),
@@ -98,17 +98,7 @@ export function defineE2ePlatform(scope: Construct, env: E2eEnvironment): { flee
 
   const gated = new PromotionPipeline(scope, 'gated', {
     stages: [
-      { name: 'dev', clusters: ClusterSelector.tier(Tier.DEV), approval: Approval.automatic() },
-      {
-        name: 'staging',
-        clusters: ClusterSelector.tier(Tier.STAGING),
-        approval: Approval.automatic(),
-        verification: [Verification.job({
-          name: 'smoke',
-          image: `${env.registry}/e2e/smoke:1.0.0`,
-          command: ['/smoke'],
-        })],
-      },
+      ...devAndStaging(Verification.job({ name: 'smoke', image: `${env.registry}/e2e/smoke:1.0.0`, command: ['/smoke'] })),
       { name: 'prod', clusters: ClusterSelector.tier(Tier.PROD), approval: Approval.manual({ promoters: ['sre-oncall'] }) },
     ],
   });
