@@ -17,6 +17,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { GO_PARSERS_WASM } from '../src/util/go-parsers';
 
 const root = path.join(__dirname, '..');
 const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
@@ -56,6 +57,11 @@ export function setUpPlanRepo(dir: string, clusters: number, apps: number): { re
   bundle(path.join(root, 'src', 'cli', 'main.ts'), cli);
   fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(repo, '.gitignore'), 'node_modules\ndist\n');
+  // the bundled library finds its Go parsers module under the nearest package.json, as in its
+  // installed package (src/util/go-parsers.ts packageRoot): the repository is that package here
+  fs.writeFileSync(path.join(repo, 'package.json'), `${JSON.stringify({ name: 'plan-bench-platform', private: true }, null, 2)}\n`);
+  fs.mkdirSync(path.dirname(path.join(repo, GO_PARSERS_WASM)), { recursive: true });
+  fs.copyFileSync(path.join(root, GO_PARSERS_WASM), path.join(repo, GO_PARSERS_WASM));
   fs.writeFileSync(path.join(repo, 'cdk8s.yaml'), 'language: typescript\napp: node platform.js\noutput: dist\n');
   const changed = Math.min(500, Math.floor(apps / 2));
   const platform = (changedApp?: number) => fs.writeFileSync(path.join(repo, 'platform.js'),
