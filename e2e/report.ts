@@ -1,3 +1,6 @@
+import { basename } from 'path';
+import type { StatusCall } from './lib/status';
+
 /** When a release reached a Stage and its clusters, in seconds after the push. */
 export interface StageTiming {
   readonly stage: string;
@@ -29,7 +32,8 @@ export interface ScenarioResult {
   readonly error?: string;
 }
 
-export function renderReport(results: ScenarioResult[], timings: ReleaseTiming[], buildSeconds: number): string {
+export function renderReport(results: ScenarioResult[], timings: ReleaseTiming[], buildSeconds: number,
+  statuses: readonly StatusCall[] = []): string {
   const out: string[] = ['# e2e report', ''];
   out.push(`Build and start: ${buildSeconds.toFixed(0)} s of build before the control plane started.`, '');
   out.push('| scenario | outcome | seconds |', '| --- | --- | --- |');
@@ -43,6 +47,11 @@ export function renderReport(results: ScenarioResult[], timings: ReleaseTiming[]
         out.push(`| ${t.release} | ${s.stage} | ${cluster} | ${s.outcome} | ${f(t.discoverySeconds)} | ${f(s.created)} | ${f(s.renderedAt)} | ${f(s.syncStarted)} | ${f(s.finished)} | ${f(at)} |`);
       }
     }
+  }
+  if (statuses.length > 0) {
+    out.push('', '`cdk8s-gitops-platform status` on the release repository Kargo wrote (and with `--live`, the hub), as the scenarios ran it:', '');
+    out.push('| when | arguments | exit | answer |', '| --- | --- | --- | --- |');
+    for (const c of statuses) out.push(`| ${c.label} | \`${c.args.map(a => a.endsWith('.kubeconfig') ? basename(a) : a).join(' ')}\` | ${c.code} | ${c.summary} |`);
   }
   out.push('');
   return out.join('\n');

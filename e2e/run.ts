@@ -145,6 +145,7 @@ async function main(): Promise<number> {
       kargo,
       craneEnv,
       platformCommit,
+      synthDir: synthOut,
     };
     await waitForPlatform(world);
     const code = await runScenarios(world, opts.scenarios, buildSeconds);

@@ -11,6 +11,7 @@ import { Pki } from './lib/pki';
 import { synthPlatform } from './lib/platform-repo';
 import { Processes } from './lib/procs';
 import { MetricEndpoint, pushImage } from './lib/services';
+import { clusterOf, clustersOf, recordedTag, runStatus, statusCalls, StatusRun } from './lib/status';
 import { E2eEnvironment } from './platform/platform';
 import { renderReport, ReleaseTiming, StageTiming } from './report';
 
@@ -35,6 +36,8 @@ export interface World {
   readonly kargo: KargoInstall;
   readonly craneEnv: Record<string, string>;
   readonly platformCommit: string;
+  /** The synthesized platform the hub runs now (a platform change synthesizes a new one). */
+  synthDir: string;
 }
 
 /** The Stages of each app, in promotion order, and the cluster each one deploys to. */
@@ -85,7 +88,7 @@ export async function runScenarios(w: World, only: string[] | undefined, buildSe
       break;
     }
   }
-  const report = renderReport(results, timings, buildSeconds);
+  const report = renderReport(results, timings, buildSeconds, statusCalls());
   writeFileSync(join(w.dir, 'REPORT.md'), report);
   process.stdout.write(report);
   const failed = results.filter(r => !r.ok).length;
@@ -179,6 +182,75 @@ async function scenarioRelease(w: World, timings: ReleaseTiming[]): Promise<void
   for (const { clusters } of PIPELINES.web) {
     for (const c of clusters) await applicationHealthy(w, 'web', c, 90_000);
   }
+  await statusAfterRelease(w, await freightOf(w, 'web', '1.1.0'));
+}
+
+/**
+ * `status` reads back what Kargo wrote (over https, the URL the apps deploy from): every web
+ * cluster of every Stage renders Freight 1.1.0 with its tag, `--has web@1.1.0` says yes for
+ * production, and `--live` as a read-only user finds each Application Synced and Healthy at the
+ * branch head and each Stage on that Freight: no drift.
+ */
+async function statusAfterRelease(w: World, freight: Obj): Promise<void> {
+  const all = runStatus(statusContext(w), 'after web 1.1.0', ['--app', 'web']);
+  expectExit(all, 0, 'status --app web after web:1.1.0 reached production');
+  for (const { stage, clusters } of PIPELINES.web) {
+    for (const name of clusters) {
+      const c = clusterOf(all.output, 'web', stage, name);
+      if (c.state !== 'rendered' || recordedTag(c) !== '1.1.0' || c.release?.freight !== freight.metadata.name) {
+        throw new Error(`status says ${name} in Stage web/${stage} is ${c.state} with web ${recordedTag(c)} (Freight ${c.release?.freight}); `
+          + `Kargo rendered web:1.1.0 (Freight ${freight.metadata.name}) there`);
+      }
+    }
+  }
+  const has = runStatus(statusContext(w), 'has web 1.1.0 in production', ['--app', 'web', '--stage', 'prod-canary,prod-broad', '--has', 'web@1.1.0']);
+  expectExit(has, 0, 'status --has web@1.1.0 for web\'s production');
+  if (has.output.query?.having !== 2) throw new Error(`status --has web@1.1.0 counts ${has.output.query?.having} production clusters with it, not 2`);
+  const live = runStatus(statusContext(w), 'live after web 1.1.0', ['--app', 'web', '--live', '--kubeconfig', await statusReader(w)]);
+  expectExit(live, 0, 'status --live after web:1.1.0 reached production');
+  for (const c of clustersOf(live.output, 'web')) {
+    if (c.live?.sync !== 'Synced' || c.live.health !== 'Healthy' || c.live.syncedRevision !== c.head || c.live.stageFreight !== freight.metadata.name) {
+      throw new Error(`status --live says Application ${c.live?.namespace}/${c.live?.application} is ${c.live?.sync}/${c.live?.health} at ${c.live?.syncedRevision?.slice(0, 8)} `
+        + `with Stage ${c.kargoStage} on ${c.live?.stageFreight?.slice(0, 8)}; the branch head is ${c.head?.slice(0, 8)}, the Freight ${freight.metadata.name.slice(0, 8)}`);
+    }
+  }
+  log(`  status: ${all.output.summary.rendered} web clusters render 1.1.0; --has in production: yes; --live: Synced, Healthy, no drift`);
+}
+
+function statusContext(w: World) {
+  return { root: w.root, dir: w.dir, synthDir: w.synthDir, caFile: w.pki.ca.cert };
+}
+
+function expectExit(run: StatusRun, code: number, what: string): void {
+  if (run.code !== code) throw new Error(`${what}: status exited ${run.code}, expected ${code}:\n${run.markdown}`);
+}
+
+let readerKubeconfig: string | undefined;
+
+/**
+ * A kubeconfig of a user who may only get and list Argo CD Applications and Kargo Stages on the
+ * hub: what the docs say `status --live` needs (it reads, never writes).
+ */
+async function statusReader(w: World): Promise<string> {
+  if (readerKubeconfig) return readerKubeconfig;
+  await w.hub.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'e2e-status-reader' },
+    rules: [
+      { apiGroups: ['argoproj.io'], resources: ['applications'], verbs: ['get', 'list'] },
+      { apiGroups: ['kargo.akuity.io'], resources: ['stages'], verbs: ['get', 'list'] },
+    ],
+  });
+  await w.hub.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'e2e-status-reader' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'e2e-status-reader' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'status-reader' }],
+  });
+  readerKubeconfig = userClient(w, 'status-reader', 'status-reader', []).writeKubeconfig(join(w.dir, 'status-reader.kubeconfig'));
+  return readerKubeconfig;
 }
 
 /** Waits for the app's Application on a cluster to be Synced and Healthy; says what its Deployment reports when it is not. */
@@ -315,6 +387,7 @@ async function changePlatform(w: World, env: E2eEnvironment, message: string): P
   }, 1000);
   log(`  platform at ${commit.slice(0, 8)}: ${message}`);
   Object.assign(w.env, env);
+  w.synthDir = out;
 }
 
 /** The Promotions of a Freight into a Stage, newest first. */
@@ -330,11 +403,14 @@ async function promotionsOf(w: World, app: string, stage: string, freight: strin
  * person promotes it again (the library's documented way) and it reaches every production cluster.
  */
 async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void> {
-  const now = new Date(Date.now() + 30_000);
-  const minutes = 2;
-  const freeze = { cron: `${now.getUTCMinutes()} ${now.getUTCHours()} * * *`, minutes, timeZone: 'UTC' };
-  const windowStart = new Date(now);
+  // the window opens at the start of this minute, so it is active before the platform change
+  // lands, and stays open for at least three minutes after it: a verification in staging (about
+  // a minute on a quiet machine, more under load) comes before the frozen promotion, and a
+  // window that ends first lets the promotion through (seen with a two-minute window)
+  const windowStart = new Date();
   windowStart.setUTCSeconds(0, 0);
+  const minutes = 4;
+  const freeze = { cron: `${windowStart.getUTCMinutes()} ${windowStart.getUTCHours()} * * *`, minutes, timeZone: 'UTC' };
   const windowEnd = windowStart.getTime() + minutes * 60_000;
   await changePlatform(w, { ...w.env, freeze }, `freeze web's production ${freeze.cron} for ${minutes}m`);
   const before = await deployedImage(w, 'e2e-prod-1', 'web');
@@ -343,7 +419,8 @@ async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void>
   const freight = (await freightOf(w, 'web', '1.3.0')).metadata.name;
   const failed = await waitFor('the frozen promotion of web:1.3.0 into prod-canary to fail', 240_000, async () => {
     const p = (await promotionsOf(w, 'web', 'prod-canary', freight))[0];
-    return p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored' ? p : p?.status?.phase === 'Succeeded' ? Promise.reject(new Error(`Promotion ${p.metadata.name} into web/prod-canary succeeded during the freeze`)) : undefined;
+    return p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored' ? p : p?.status?.phase === 'Succeeded' ? Promise.reject(new Error(`Promotion ${p.metadata.name} into web/prod-canary (created ${p.metadata.creationTimestamp}) succeeded; `
+      + `the freeze window was ${windowStart.toISOString()} to ${new Date(windowEnd).toISOString()}`)) : undefined;
   }, 1000);
   if (!/freeze/.test(failed.status.message ?? '')) throw new Error(`Promotion ${failed.metadata.name} failed, but not at the freeze: ${failed.status.message}`);
   log(`  Promotion ${failed.metadata.name} into web/prod-canary ${failed.status.phase}: ${failed.status.message}`);
@@ -367,12 +444,21 @@ async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<voi
   const previous = await freightOf(w, 'web', '1.1.0');
   const t0 = Date.now();
   for (const { stage } of PIPELINES.web.slice(2)) {
-    await w.hub.create(promotion('web', stage, previous.metadata.name));
+    // the second ring's rollback is pushed while Argo CD's application controller is paused (as
+    // when it falls behind): status --live must flag the cluster whose branch moved on
+    const resume = stage === 'prod-broad' ? w.procs.pause('argocd-application-controller') : undefined;
+    try {
+      await w.hub.create(promotion('web', stage, previous.metadata.name));
+      if (resume) await driftWhileUnsynced(w, stage, 'e2e-prod-2', current);
+    } finally {
+      resume?.();
+    }
     await waitFor(`the rollback Promotion into web/${stage}`, 180_000, async () => {
       const p = (await promotionsOf(w, 'web', stage, previous.metadata.name))[0];
       if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') throw new Error(`Promotion ${p.metadata.name} ${p.status.phase}: ${p.status.message}`);
       return p?.status?.phase === 'Succeeded';
     }, 1000);
+    if (stage === 'prod-canary') await statusHalfRolledBack(w);
   }
   const timing = await followRelease(w, 'web', '1.1.0', t0, 120_000, PIPELINES.web.slice(2));
   timings.push({ ...timing, release: 'web:1.1.0 (rollback)', discoverySeconds: 0 });
@@ -402,6 +488,58 @@ async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<voi
 }
 
 /**
+ * Right after the ring swap, before a release is promoted into the new rings: `status` on the
+ * new plan lists each moved cluster as not rendered yet in its new ring (with the branch it is
+ * still rendered on) and its folder on the old ring's branch as one the app no longer targets.
+ */
+function statusAfterMove(w: World): void {
+  const run = runStatus(statusContext(w), 'after the ring swap', ['--app', 'web', '--stage', 'prod-canary,prod-broad']);
+  expectExit(run, 0, 'status after the ring swap');
+  for (const [cluster, now, before] of [['e2e-prod-2', 'prod-canary', 'prod-broad'], ['e2e-prod-1', 'prod-broad', 'prod-canary']]) {
+    const c = clusterOf(run.output, 'web', now, cluster);
+    if (c.state !== 'not-rendered' || !c.renderedOn?.includes(`rendered/web/${before}`)) {
+      throw new Error(`status says ${cluster}, moved to Stage web/${now}, is ${c.state} (rendered on ${JSON.stringify(c.renderedOn)}); expected not rendered yet, still rendered on rendered/web/${before}`);
+    }
+    const orphans = run.output.apps.find(a => a.name === 'web')!.orphans;
+    if (!orphans.some(o => o.branch === `rendered/web/${before}` && o.cluster === cluster && o.targetedOn.includes(`rendered/web/${now}`))) {
+      throw new Error(`status does not list ${cluster}'s folder on rendered/web/${before} as no longer targeted there: orphans ${JSON.stringify(orphans)}`);
+    }
+  }
+  log('  status after the swap: e2e-prod-2 and e2e-prod-1 not rendered yet in their new rings, their old folders listed');
+}
+
+/** Between the two rings' rollbacks, `status --has web@1.1.0` for production: e2e-prod-1 has it, e2e-prod-2 not (exit 1). */
+async function statusHalfRolledBack(w: World): Promise<void> {
+  await applicationHealthy(w, 'web', 'e2e-prod-1', 90_000);
+  const has = runStatus(statusContext(w), 'has web 1.1.0 half rolled back', ['--app', 'web', '--stage', 'prod-canary,prod-broad', '--has', 'web@1.1.0']);
+  expectExit(has, 1, 'status --has web@1.1.0 with only the canary ring rolled back');
+  const answer = Object.fromEntries(clustersOf(has.output, 'web').map(c => [c.cluster, c.has]));
+  if (answer['e2e-prod-1'] !== true || answer['e2e-prod-2'] !== false || has.output.query?.lacking !== 1) {
+    throw new Error(`status --has web@1.1.0 answered ${JSON.stringify(answer)} (lacking ${has.output.query?.lacking}); the canary ring e2e-prod-1 was rolled back to it, e2e-prod-2 not`);
+  }
+  log('  status --has web@1.1.0: e2e-prod-1 has it, e2e-prod-2 lacks it (exit 1)');
+}
+
+/**
+ * With Argo CD's application controller paused, Kargo pushes the rollback of a Stage to its
+ * branch but Argo CD cannot sync it: `status --live` must say the cluster drifts (Git records
+ * 1.1.0, Argo CD has synced what ran before) and exit 1.
+ */
+async function driftWhileUnsynced(w: World, stage: string, cluster: string, running: string | undefined): Promise<void> {
+  await waitFor(`Kargo to push web:1.1.0 to rendered/web/${stage}`, 120_000, async () =>
+    w.repos.show('releases', `rendered/web/${stage}`, `${cluster}/manifests.yaml`)?.includes('e2e/web:1.1.0'), 1000);
+  const live = runStatus(statusContext(w), 'live while Argo CD is paused', ['--app', 'web', '--stage', stage, '--live', '--kubeconfig', await statusReader(w)]);
+  expectExit(live, 1, `status --live with rendered/web/${stage} ahead of Argo CD`);
+  const c = clusterOf(live.output, 'web', stage, cluster);
+  const was = running?.split(':').pop();
+  const drift = c.live?.drift ?? [];
+  if (!drift.some(d => d.includes('Git records web 1.1.0') && d.includes(`Argo CD has synced web ${was}`))) {
+    throw new Error(`status --live did not flag ${cluster} (Git records web 1.1.0, Argo CD has synced web ${was}); its drift: ${JSON.stringify(drift)}`);
+  }
+  log(`  status --live flags ${cluster}: ${drift.join('; ')}`);
+}
+
+/**
  * Scenario 6: the two production clusters swap rings (a fleet change: a label in the platform
  * definition). Both keep running what they ran through the change; the next release reaches
  * e2e-prod-2 first (now canary), then e2e-prod-1.
@@ -420,6 +558,7 @@ async function scenarioWaveMove(w: World, timings: ReleaseTiming[]): Promise<voi
     }
   })();
   await changePlatform(w, { ...w.env, rings: { 'e2e-prod-1': 'broad', 'e2e-prod-2': 'canary' } }, 'e2e-prod-1 to the broad ring, e2e-prod-2 to canary');
+  statusAfterMove(w);
   // Argo CD reconciles the moved Applications (new branch and Stage labels)
   await new Promise(r => setTimeout(r, 15_000));
   const t0 = await pushRelease(w, 'web', '1.4.0');

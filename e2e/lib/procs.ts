@@ -86,11 +86,33 @@ export class Processes {
     return this.started;
   }
 
+  /**
+   * Stops a running process with SIGSTOP (it keeps its state, does nothing) until the returned
+   * function continues it with SIGCONT: a controller that falls behind, as under load.
+   */
+  public pause(name: string): () => void {
+    const s = this.started.find(x => x.name === name && x.exitCode === undefined);
+    if (!s) throw new Error(`no running process ${name} to pause`);
+    kill(s.pid, 'SIGSTOP');
+    log(`paused ${name} (pid ${s.pid})`);
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      kill(s.pid, 'SIGCONT');
+      log(`resumed ${name} (pid ${s.pid})`);
+    };
+  }
+
   /** SIGTERM to every recorded PID, SIGKILL to what is left after a grace period. */
   public async stopAll(graceMs = 5000): Promise<void> {
     this.stopping = true;
     const running = this.started.filter(s => s.exitCode === undefined).reverse();
-    for (const s of running) kill(s.pid, 'SIGTERM');
+    // a paused process handles its SIGTERM once continued
+    for (const s of running) {
+      kill(s.pid, 'SIGTERM');
+      kill(s.pid, 'SIGCONT');
+    }
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline && running.some(s => alive(s.pid))) await new Promise(r => setTimeout(r, 100));
     for (const s of running) if (alive(s.pid)) kill(s.pid, 'SIGKILL');
