@@ -26,6 +26,10 @@ if new_enough "$(command -v git)"; then
   dirname "$(command -v git)"
   exit 0
 fi
+# one build at a time per tools directory: CI's conformance and e2e jobs start together and share it
+mkdir -p "$tools"
+exec 9>"$tools/.git-for-kargo.lock"
+flock 9
 if [ -x "$prefix/bin/git" ] && new_enough "$prefix/bin/git"; then
   echo "$prefix/bin"
   exit 0

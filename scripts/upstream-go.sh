@@ -49,6 +49,11 @@ verified() { # <dir> <tree id>
   [ -d "$1" ] && [ "$(tree_id "$1")" = "$2" ]
 }
 
+# one filler at a time: CI's conformance and e2e jobs start together on the same clone
+mkdir -p "$dest"
+exec 9>"$dest/.lock"
+flock 9
+
 for pin in "${pins[@]}"; do
   IFS='|' read -r folder repo tag commit path tree <<<"$pin"
   target="$dest/$folder/$path"
