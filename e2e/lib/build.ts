@@ -13,6 +13,7 @@ export const GO_BUILDS: Array<{ module: string; packages: string[] }> = [
       'github.com/akuity/kargo/cmd/controlplane',
       'github.com/argoproj/argo-rollouts/cmd/rollouts-controller',
       'github.com/google/go-containerregistry/cmd/crane',
+      'go.etcd.io/etcd/server/v3',
       'helm.sh/helm/v3/cmd/helm',
       './cmd/git-https',
     ],
@@ -26,8 +27,8 @@ export const GO_BUILDS: Array<{ module: string; packages: string[] }> = [
   },
 ];
 
-/** The names `go build -o <dir>/` gives the packages' binaries (the last path element; argo-cd's is `cmd`). */
-export const BINARY_RENAMES: Record<string, string> = { cmd: 'argocd' };
+/** The names `go build -o <dir>/` gives the packages' binaries (the last path element; argo-cd's is `cmd`, etcd's `server`). */
+export const BINARY_RENAMES: Record<string, string> = { cmd: 'argocd', server: 'etcd' };
 
 /**
  * Builds the suite's binaries from the pinned Go modules into `bin`, at low priority, printing

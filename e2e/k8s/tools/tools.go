@@ -13,6 +13,7 @@ import (
 	_ "github.com/akuity/kargo/cmd/controlplane"
 	_ "github.com/argoproj/argo-rollouts/cmd/rollouts-controller"
 	_ "github.com/google/go-containerregistry/cmd/crane"
+	_ "go.etcd.io/etcd/server/v3"
 	_ "helm.sh/helm/v3/cmd/helm"
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
