@@ -495,12 +495,12 @@ async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<voi
 function statusAfterMove(w: World): void {
   const run = runStatus(statusContext(w), 'after the ring swap', ['--app', 'web', '--stage', 'prod-canary,prod-broad']);
   expectExit(run, 0, 'status after the ring swap');
+  const orphans = run.output.apps.find(a => a.name === 'web')!.orphans;
   for (const [cluster, now, before] of [['e2e-prod-2', 'prod-canary', 'prod-broad'], ['e2e-prod-1', 'prod-broad', 'prod-canary']]) {
     const c = clusterOf(run.output, 'web', now, cluster);
     if (c.state !== 'not-rendered' || !c.renderedOn?.includes(`rendered/web/${before}`)) {
       throw new Error(`status says ${cluster}, moved to Stage web/${now}, is ${c.state} (rendered on ${JSON.stringify(c.renderedOn)}); expected not rendered yet, still rendered on rendered/web/${before}`);
     }
-    const orphans = run.output.apps.find(a => a.name === 'web')!.orphans;
     if (!orphans.some(o => o.branch === `rendered/web/${before}` && o.cluster === cluster && o.targetedOn.includes(`rendered/web/${now}`))) {
       throw new Error(`status does not list ${cluster}'s folder on rendered/web/${before} as no longer targeted there: orphans ${JSON.stringify(orphans)}`);
     }

@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import { writeFileSync } from 'fs';
 import { join } from 'path';
 import type { ClusterStatus, StatusOutput } from '../../src/cli';
+import { clustersOf as clustersOfApp } from '../../src/cli/status/status-model';
 import { log } from './log';
 
 /** What one `status` run printed and returned. */
@@ -74,7 +75,7 @@ export function runStatus(ctx: StatusContext, label: string, args: string[]): St
 export function clustersOf(output: StatusOutput, app: string): ClusterStatus[] {
   const a = output.apps.find(x => x.name === app);
   if (!a) throw new Error(`status printed no app ${app}: it printed ${output.apps.map(x => x.name).join(', ') || 'none'}`);
-  return a.stages.flatMap(s => s.waves.flatMap(w => w.clusters));
+  return clustersOfApp(a);
 }
 
 /** The cluster of an app rendered by a Kargo Stage, or an error naming what status printed. */

@@ -3,7 +3,7 @@ import { KubeApi } from './kube-api';
 import { BranchCommit, HistoryOptions, readCommit } from './release-history';
 import { normalizeRepo } from './status-filters';
 import { versionText } from './status-markdown';
-import { AppStatus, ArtifactOutput, ClusterStatus, LiveCluster } from './status-model';
+import { AppStatus, ArtifactOutput, ClusterStatus, clustersOf, LiveCluster } from './status-model';
 import { PlatformLabels } from '../../contracts/labels';
 import { ReleaseRecord } from '../../contracts/release-record';
 import { describe } from '../../util/errors';
@@ -44,7 +44,7 @@ async function listAll(api: KubeApi, base: string, resource: string, namespaces:
 export async function addLive(apps: AppStatus[], api: KubeApi, reads: ReleaseReads, history: HistoryOptions): Promise<AppStatus[]> {
   const names = apps.map((a) => a.name);
   const selector = names.length <= 50 ? `${PlatformLabels.APP} in (${names.join(',')})` : PlatformLabels.APP;
-  const clusters = apps.flatMap((a) => a.stages.flatMap((s) => s.waves.flatMap((w) => w.clusters)));
+  const clusters = apps.flatMap(clustersOf);
   const hubNamespaces = [...new Set(clusters.filter((c) => !c.ownArgoCd).map((c) => c.applicationNamespace))].sort();
   const applications = hubNamespaces.length > 0 ? await listAll(api, ARGO, 'applications', hubNamespaces, selector) : new Map();
   const stages = await listAll(api, KARGO, 'stages', [...new Set(apps.map((a) => a.project))].sort(), selector);

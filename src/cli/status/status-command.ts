@@ -8,7 +8,7 @@ import { HistoryOptions, readHistories } from './release-history';
 import { ReleaseRepository } from './release-repo';
 import { clusterMatcher, nameMatcher, normalizeRepo, parseReleaseQuery, splitTerms } from './status-filters';
 import { renderStatus } from './status-markdown';
-import { AppStatus, LiveSource, RepositoryOutput, StatusOutput } from './status-model';
+import { AppStatus, clustersOf, LiveSource, RepositoryOutput, StatusOutput } from './status-model';
 import { loadStatusPlan, PlanArtifact, StatusPlan } from './status-plan';
 import { didYouMean } from '../../util/closest';
 import { describe } from '../../util/errors';
@@ -154,7 +154,7 @@ function repoLocations(urls: string[], option: string | undefined): Map<string, 
 }
 
 function statusOutput(apps: AppStatus[], repositories: RepositoryOutput[], query: StatusOutput['query'], live: StatusOutput['live']): StatusOutput {
-  const clusters = apps.flatMap((a) => a.stages.flatMap((s) => s.waves.flatMap((w) => w.clusters)));
+  const clusters = apps.flatMap(clustersOf);
   return {
     schemaVersion: OUTPUT_SCHEMA_VERSION,
     command: 'status',

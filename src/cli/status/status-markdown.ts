@@ -1,5 +1,5 @@
 import { normalizeRepo } from './status-filters';
-import { AppStatus, ArtifactOutput, ClusterStatus, ReleaseOutput, StatusOutput } from './status-model';
+import { AppStatus, ArtifactOutput, ClusterStatus, clustersOf, ReleaseOutput, StatusOutput } from './status-model';
 import { RecordedArtifact } from '../../contracts/release-record';
 import { mdCode, mdText } from '../../util/markdown';
 
@@ -154,10 +154,6 @@ function orphanNotes(app: AppStatus): string[] {
     byBranch.set(o.branch, [...byBranch.get(o.branch) ?? [], `${mdText(o.cluster)}${where}`]);
   }
   return [...byBranch].map(([branch, folders]) => `⚠ left behind on ${mdCode(branch)}: ${folders.join(', ')}; its next promotion removes them`);
-}
-
-function clustersOf(app: AppStatus): ClusterStatus[] {
-  return app.stages.flatMap((s) => s.waves.flatMap((w) => w.clusters));
 }
 
 function handNotes(app: AppStatus): string[] {

@@ -211,3 +211,8 @@ export interface LiveCluster {
   /** Each disagreement between the release record and the live state, as a sentence. */
   readonly drift: string[];
 }
+
+/** Every cluster of an app, stage by stage and wave by wave. @internal */
+export function clustersOf(app: AppStatus): ClusterStatus[] {
+  return app.stages.flatMap((s) => s.waves.flatMap((w) => w.clusters));
+}
