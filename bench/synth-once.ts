@@ -11,13 +11,13 @@
  * documents it synthesized to dump.json (after it is measured) for the other two.
  */
 import * as fs from 'fs';
-import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import { defineExamples } from '../apps';
 import { PlatformReport, PlatformSynthApp } from '../src';
 import { defineGeneratedPlatform } from './generated-platform';
+import { FileWriter } from '../src/io/file-writer';
 import { ManifestYaml } from '../src/synth-app/manifest-yaml';
 
 type Dump = { file: string; docs: any[] }[];
@@ -53,15 +53,19 @@ if (mode === 'platform' && dumpPath) {
     pending.push(...docs);
     return stringify.call(this, docs);
   };
-  // each manifest as it is written (on the module itself: every importer reads through it)
-  const fsModule: { writeFileSync: typeof fs.writeFileSync } = createRequire(__filename)('fs');
-  const writeFileSync = fsModule.writeFileSync;
-  fsModule.writeFileSync = (file: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView, options?: fs.WriteFileOptions) => {
-    if (typeof file === 'string' && file.endsWith('.k8s.yaml')) {
-      dump.push({ file: path.basename(file), docs: pending });
-      pending = [];
-    }
-    writeFileSync(file, data, options);
+  // each manifest as it is handed to the writer (which may write it on another thread)
+  const open = FileWriter.open;
+  FileWriter.open = (count: number) => {
+    const writer = open(count);
+    const write = writer.write.bind(writer);
+    writer.write = (file: string, data: string) => {
+      if (file.endsWith('.k8s.yaml')) {
+        dump.push({ file: path.basename(file), docs: pending });
+        pending = [];
+      }
+      write(file, data);
+    };
+    return writer;
   };
 }
 

@@ -43,10 +43,17 @@ const STANDALONE: Record<string, readonly string[]> = {
   // cdk8s's App validating once, for any constructs; index.ts exports PlatformSynthApp, load/
   // counts the documents it wrote instead of rendering every object again
   'synth-app': ['.', 'load'],
+  // writes a synthesis's files on another core
+  'io': ['synth-app'],
 };
 
 function isStandalone(folder: string): boolean {
   return Object.prototype.hasOwnProperty.call(STANDALONE, folder);
+}
+
+/** Whether the standalone folder `to` may be imported by `from`. */
+function lets(to: string, from: string): boolean {
+  return isStandalone(to) && STANDALONE[to].includes(from);
 }
 
 const MAX_FILE_LINES = 500;
@@ -217,15 +224,15 @@ describe('architecture of src/', () => {
       for (const i of f.imports) {
         const to = folderOf(i);
         if (to === from) continue;
-        if (isStandalone(to) ? !STANDALONE[to].includes(from) : layerOf(to) >= layerOf(from)) upward.push(`${f.rel} -> ${i}`);
+        if (isStandalone(to) ? !lets(to, from) : layerOf(to) >= layerOf(from)) upward.push(`${f.rel} -> ${i}`);
       }
     }
     expect(upward).toEqual([]);
   });
 
-  test('the test kit and synth-app import nothing else of src/', () => {
+  test('the test kit, synth-app and io import nothing else of src/ but what lets them', () => {
     const outside = files.filter(f => isStandalone(folderOf(f.rel)))
-      .flatMap(f => f.imports.filter(i => folderOf(i) !== folderOf(f.rel)).map(i => `${f.rel} -> ${i}`));
+      .flatMap(f => f.imports.filter(i => folderOf(i) !== folderOf(f.rel) && !lets(folderOf(i), folderOf(f.rel))).map(i => `${f.rel} -> ${i}`));
     expect(outside).toEqual([]);
   });
 

@@ -14,8 +14,7 @@ export class ManifestYaml {
   private readonly strings = new Map<string, string | null>();
   /** Each key as it starts its line (`key:`); null: not a plain key. */
   private readonly keys = new Map<string, string | null>();
-  /** How many documents went to `yamlDocument` (for tests). */
-  public fallbacks = 0;
+  public fallbacks = 0; // how many documents went to `yamlDocument` (for tests)
 
   public stringify(docs: readonly unknown[]): string {
     return docs.map(doc => this.document(doc)).join('---\n');

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { ApiObject, App, AppProps, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { ManifestYaml } from './manifest-yaml';
+import { FileWriter } from '../io/file-writer';
 
 /** Properties for `PlatformSynthApp`: cdk8s's `AppProps`. */
 export interface PlatformSynthAppProps extends AppProps {}
@@ -23,16 +24,12 @@ export interface PlatformSynthAppProps extends AppProps {}
  * PlatformReport.write(app);
  */
 export class PlatformSynthApp extends App {
-  /**
-   * What `app`'s last `synth()` wrote for `obj`, if `app` is a PlatformSynthApp (for the fleet report).
-   * @internal
-   */
+  /** @internal what `app`'s last `synth()` wrote for `obj`, if `app` is a PlatformSynthApp (for the fleet report) */
   public static _synthesizedJson(app: IConstruct, obj: ApiObject): unknown {
     return app instanceof PlatformSynthApp ? app.written.get(obj) : undefined;
   }
 
-  /** `recordConstructMetadata` as cdk8s's constructor reads it (cdk8s keeps its own private). */
-  private readonly recordMetadata: boolean;
+  private readonly recordMetadata: boolean; // as cdk8s's constructor reads it: cdk8s keeps its own private
   private readonly written = new Map<ApiObject, unknown>();
 
   constructor(props: PlatformSynthAppProps = {}) {
@@ -56,15 +53,21 @@ export class PlatformSynthApp extends App {
     // once dependencies are resolved, a chart depends on another exactly when cdk8s numbers the files
     const numbered = charts.some(chart => chart.node.dependencies.some(d => Chart.of(d) !== chart));
     const yaml = new ManifestYaml();
-    const objects: ApiObject[] = [];
-    const appDocs: unknown[] = [];
-    const write = (name: string, docs: unknown[]) => fs.writeFileSync(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(docs));
-    charts.forEach((chart, i) => {
-      const docs = this.render(chart, plain ? chart.node.findAll() : new DependencyGraph(chart.node).topology(), objects);
-      if (perApp) appDocs.push(...docs);
-      else write(numbered ? `${String(i).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart), docs);
-    });
-    if (perApp && charts.length > 0) write('app', appDocs);
+    const objects: ApiObject[] = [], appDocs: unknown[] = [];
+    const files = FileWriter.open(perApp ? 1 : charts.length); // large outputs: written on another core
+    const write = (name: string, docs: unknown[]) => files.write(path.join(this.outdir, name + this.outputFileExtension), yaml.stringify(docs));
+    try {
+      charts.forEach((chart, i) => {
+        const docs = this.render(chart, plain ? chart.node.findAll() : new DependencyGraph(chart.node).topology(), objects);
+        if (perApp) appDocs.push(...docs);
+        else write(numbered ? `${String(i).padStart(4, '0')}-${Names.toDnsLabel(chart)}` : Names.toDnsLabel(chart), docs);
+      });
+      if (perApp && charts.length > 0) write('app', appDocs);
+    } catch (e) {
+      files.close({ quiet: true }); // what was handed over is written before synth() throws its own error
+      throw e;
+    }
+    files.close();
     if (this.recordMetadata) {
       const resources: Record<string, { path: string }> = {};
       for (const o of objects) resources[o.name] = { path: o.node.path };
@@ -80,10 +83,8 @@ export class PlatformSynthApp extends App {
     try { empty.toJson(); } finally { this.node.tryRemoveChild(id); }
   }
 
-  /**
-   * `chart.toJson()` without preparing the app again: the chart's own objects (not those of nested
-   * charts) in dependency order, each by its `toJson()`; a chart class's own `toJson()` if it has one.
-   */
+  /** `chart.toJson()` without preparing the app again: the chart's own objects (not those of nested charts) in
+   *  dependency order, each by its `toJson()`; a chart class's own `toJson()` if it has one. */
   private render(chart: Chart, ordered: IConstruct[], objects: ApiObject[]): unknown[] {
     const own = ordered.filter((x): x is ApiObject => x instanceof ApiObject && Chart.of(x) === chart);
     objects.push(...own);
