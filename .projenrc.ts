@@ -268,10 +268,13 @@ project.addTask('e2e', {
 });
 project.package.setScript('e2e', 'tsx e2e/run.ts');
 
-// .upstream-go/ and .tools/: filled by scripts/upstream-go.sh and scripts/git-for-kargo.sh for the Go suites
-project.gitignore.exclude('.bench/', '.synth-out/', '.conformance/', '.upstream-go/', '.tools/', '.e2e/');
+// what the bench, synth tests and Go suites write into the checkout (.upstream-go/ and .tools/:
+// scripts/upstream-go.sh and scripts/git-for-kargo.sh): neither committed nor packed
+const SCRATCH_DIRS = ['.bench/', '.synth-out/', '.conformance/', '.upstream-go/', '.tools/', '.e2e/'];
+project.gitignore.exclude(...SCRATCH_DIRS);
 project.gitignore.include('manifests/');
-project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'patches/', 'conformance/', 'e2e/', 'scripts/', '.e2e/', '.conformance/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
+project.npmignore?.exclude(...SCRATCH_DIRS);
+project.npmignore?.exclude('apps/', 'manifests/', 'bench/', 'patches/', 'conformance/', 'e2e/', 'scripts/', 'test/', '.ci/', 'examples/', 'cdk8s.yaml', 'vitest.config.mts');
 // The package ships compiled code, declarations, .jsii and the schema bundle; not the TypeScript
 // the JavaScript was compiled from (imports/*.ts alone is 4 MB).
 project.npmignore?.exclude('/imports/*.ts');
