@@ -52,7 +52,9 @@ export interface VerificationOptions {
   /**
    * Wait before the first measurement (whole seconds). Kargo starts verification once the
    * promotion finished and the Argo CD Applications are healthy, so none is usually needed.
-   * @default - none
+   * @default - 5 seconds for an HTTP or Prometheus check whose first measurement can end it
+   * (`count` 1 or `failureLimit` 0): Kargo v1.11.2 misses an AnalysisRun that ends before the
+   * Stage has recorded it, and the release waits up to five minutes; none otherwise
    */
   readonly initialDelay?: Duration;
   /**

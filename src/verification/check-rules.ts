@@ -66,6 +66,16 @@ export interface CheckParts {
 }
 
 const DEFAULT_INTERVAL = Duration.minutes(1);
+/**
+ * The wait before the first measurement of a probe that measurement can end (count 1, or
+ * failureLimit 0). Kargo v1.11.2 requeues a verifying Stage only on its AnalysisRun's update
+ * event, and finds the Stage by an index on the Stage's status, which it writes after it created
+ * the run (pkg/controller/stages/event_handlers.go stageEnqueuerForAnalysisRuns.Update,
+ * pkg/indexer/indexer.go StagesByAnalysisRun, regular_stages.go verifyStageFreight): a run that
+ * ends first is dropped, and the Stage stays "pending verification" until its periodic reconcile
+ * five minutes later. Seen in every e2e run with a probe that fails at once.
+ */
+const FIRST_MEASUREMENT_DELAY = Duration.seconds(5);
 /** @internal */
 export const PROBE_DEFAULTS: KindDefaults = { count: 5, failureLimit: 1, boundErrors: true };
 /** @internal */
@@ -109,7 +119,9 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
     problems.push(describe(fieldOf(kind, prop('failureLimit')), failureLimit, `must be less than count (${count})`, 'otherwise the check can never fail'));
   }
   const interval = seconds(problems, fieldText(fieldOf(kind, prop('interval'))), options?.interval ?? DEFAULT_INTERVAL);
-  const initialDelay = seconds(problems, fieldText(fieldOf(kind, prop('initialDelay'))), options?.initialDelay);
+  const firstEnds = defaults.boundErrors && (count === 1 || failureLimit === 0);
+  const initialDelay = seconds(problems, fieldText(fieldOf(kind, prop('initialDelay'))),
+    options?.initialDelay ?? (firstEnds ? FIRST_MEASUREMENT_DELAY : undefined));
   return {
     name: `${name}`,
     args,

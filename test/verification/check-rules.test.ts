@@ -1,7 +1,29 @@
 import { Duration } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { Comparison, Verification, VerificationArg } from '../../src/verification';
-import { problemsOf } from '../support/verification-fixtures';
+import { problemsOf, render } from '../support/verification-fixtures';
+
+describe('the first measurement of a probe that can end on it waits 5 s', () => {
+  // Kargo v1.11.2 drops the update event of an AnalysisRun that ends before the Stage recorded it
+  // (check-rules.ts FIRST_MEASUREMENT_DELAY): a run must outlast the Stage's status write
+  const delays = (check: Verification) => render([check]).templates[0].spec.metrics.map((m: any) => m.initialDelay);
+  const probe = { url: 'https://x.{cluster}.example.com/health' };
+
+  test.each([
+    ['failureLimit 0', { failureLimit: 0 }],
+    ['count 1', { count: 1, failureLimit: 0 }],
+  ])('an HTTP or Prometheus check with %s', (_, timing) => {
+    expect(new Set(delays(Verification.http({ ...probe, ...timing })))).toEqual(new Set(['5s']));
+    expect(new Set(delays(Verification.prometheus({ address: 'http://p:9090', query: 'up', threshold: 1, comparison: Comparison.EQUAL, ...timing }))))
+      .toEqual(new Set(['5s']));
+  });
+
+  test('not with the defaults, not over a delay of its own, not for a Job (its run lasts the Job)', () => {
+    expect(new Set(delays(Verification.http(probe)))).toEqual(new Set([undefined]));
+    expect(new Set(delays(Verification.http({ ...probe, failureLimit: 0, initialDelay: Duration.seconds(30) })))).toEqual(new Set(['30s']));
+    expect(delays(Verification.job({ name: 'smoke', image: 'smoke:1' }))).toEqual([undefined]);
+  });
+});
 
 describe('the rules every check kind shares', () => {
   test('fails if a credential header is a literal, without showing it', () => {
