@@ -73,7 +73,7 @@ const DEFAULT_INTERVAL = Duration.minutes(1);
  * the run (pkg/controller/stages/event_handlers.go stageEnqueuerForAnalysisRuns.Update,
  * pkg/indexer/indexer.go StagesByAnalysisRun, regular_stages.go verifyStageFreight): a run that
  * ends first is dropped, and the Stage stays "pending verification" until its periodic reconcile
- * five minutes later. Seen in every e2e run with a probe that fails at once.
+ * five minutes later. The e2e runs saw it three times, with a probe that fails at once.
  */
 const FIRST_MEASUREMENT_DELAY = Duration.seconds(5);
 /** @internal */
