@@ -30,6 +30,8 @@ export interface ScenarioResult {
   readonly ok: boolean;
   readonly seconds: number;
   readonly error?: string;
+  /** A broken variant's failure, as it must fail. */
+  readonly expectedFailure?: string;
 }
 
 export function renderReport(results: ScenarioResult[], timings: ReleaseTiming[], buildSeconds: number,
@@ -37,7 +39,11 @@ export function renderReport(results: ScenarioResult[], timings: ReleaseTiming[]
   const out: string[] = ['# e2e report', ''];
   out.push(`Build and start: ${buildSeconds.toFixed(0)} s of build before the control plane started.`, '');
   out.push('| scenario | outcome | seconds |', '| --- | --- | --- |');
-  for (const r of results) out.push(`| ${r.name}: ${r.title} | ${r.ok ? 'passed' : `FAILED: ${(r.error ?? '').replace(/\|/g, '\\|').slice(0, 300)}`} | ${r.seconds.toFixed(0)} |`);
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 300);
+  for (const r of results) {
+    const outcome = !r.ok ? `FAILED: ${cell(r.error ?? '')}` : r.expectedFailure ? `failed as it must: ${cell(r.expectedFailure)}` : 'passed';
+    out.push(`| ${r.name}: ${r.title} | ${outcome} | ${r.seconds.toFixed(0)} |`);
+  }
   out.push('', 'Seconds after the push: Freight discovered, Promotion created, manifests rendered and pushed, Argo CD sync started, Promotion finished, cluster running the release.', '');
   out.push('| release | Stage | cluster | outcome | discovery | promotion created | rendered | sync started | promotion finished | on the cluster |');
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');

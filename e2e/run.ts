@@ -14,7 +14,8 @@ import { bootstrapApplication, DEFAULT_APP_PROJECT, synthPlatform } from './lib/
 import { Processes } from './lib/procs';
 import { gitWrapper, MetricEndpoint, pushImage, startGitServer, startRegistry } from './lib/services';
 import { E2eEnvironment } from './platform/platform';
-import { runScenarios, World } from './scenarios';
+import { World } from './scenarios';
+import { runScenarios } from './suite';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -22,11 +23,13 @@ interface Options {
   readonly build: boolean;
   readonly keep: boolean;
   readonly scenarios?: string[];
+  /** Whether each scenario's broken variant runs after it (e2e/broken.ts). */
+  readonly broken: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
   const scenarios = argv.find(a => a.startsWith('--scenarios='))?.slice('--scenarios='.length).split(',');
-  return { build: !argv.includes('--no-build'), keep: argv.includes('--keep'), scenarios };
+  return { build: !argv.includes('--no-build'), keep: argv.includes('--keep'), scenarios, broken: !argv.includes('--no-broken') };
 }
 
 /** Runs a shell helper of the project and returns its last line of output (a directory). */
@@ -148,7 +151,7 @@ async function main(): Promise<number> {
       synthDir: synthOut,
     };
     await waitForPlatform(world);
-    const code = await runScenarios(world, opts.scenarios, buildSeconds);
+    const code = await runScenarios(world, opts.scenarios, buildSeconds, opts.broken);
     if (opts.keep) {
       log(`--keep: leaving ${procs.all.length} processes running; stop them with: kill $(cut -d' ' -f1 ${join(dir, 'pids')})`);
       await new Promise(() => undefined);

@@ -1,19 +1,17 @@
-import { writeFileSync } from 'fs';
 import { join } from 'path';
 import { ARGOCD_NAMESPACE } from './lib/argocd';
 import { E2eCluster } from './lib/clusters';
-import { diagnose } from './lib/diagnose';
 import { GitRepos } from './lib/gitrepos';
 import { KargoInstall } from './lib/kargo';
-import { Kube, Obj, waitFor } from './lib/kube';
+import { Kube, Obj, Settled, waitFor } from './lib/kube';
 import { log } from './lib/log';
 import { Pki } from './lib/pki';
 import { synthPlatform } from './lib/platform-repo';
 import { Processes } from './lib/procs';
 import { MetricEndpoint, pushImage } from './lib/services';
-import { clusterOf, clustersOf, recordedTag, runStatus, statusCalls, StatusRun } from './lib/status';
+import { clusterOf, clustersOf, recordedTag, runStatus, StatusRun } from './lib/status';
 import { E2eEnvironment } from './platform/platform';
-import { renderReport, ReleaseTiming, StageTiming } from './report';
+import { ReleaseTiming, StageTiming } from './report';
 
 const KARGO = 'kargo.akuity.io/v1alpha1';
 
@@ -55,13 +53,20 @@ export const PIPELINES: Record<string, Array<{ stage: string; clusters: string[]
   ],
 };
 
-interface Scenario {
+/** The Stages of an app and the clusters each deploys to now: web's rings are the environment's (a fleet change moves them). */
+export function pipelineOf(w: World, app: string): Array<{ stage: string; clusters: string[] }> {
+  if (app !== 'web') return PIPELINES[app];
+  const ring = (name: string) => Object.keys(w.env.rings).filter(c => w.env.rings[c] === name).sort();
+  return [...PIPELINES.web.slice(0, 2), { stage: 'prod-canary', clusters: ring('canary') }, { stage: 'prod-broad', clusters: ring('broad') }];
+}
+
+export interface Scenario {
   readonly name: string;
   readonly title: string;
   readonly run: (w: World, timings: ReleaseTiming[]) => Promise<void>;
 }
 
-const SCENARIOS: Scenario[] = [
+export const SCENARIOS: Scenario[] = [
   { name: 'release', title: 'a new tag reaches every production cluster', run: scenarioRelease },
   { name: 'failed-verification', title: 'a failed verification stops the release before production', run: scenarioFailedVerification },
   { name: 'approval', title: 'a manual approval holds the release until a promoter the library allowed promotes it', run: scenarioApproval },
@@ -69,32 +74,6 @@ const SCENARIOS: Scenario[] = [
   { name: 'rollback', title: 'a rollback to the previous Freight puts the old image back', run: scenarioRollback },
   { name: 'wave-move', title: 'a cluster moving to another wave keeps running and ends on its new wave\'s release', run: scenarioWaveMove },
 ];
-
-export async function runScenarios(w: World, only: string[] | undefined, buildSeconds: number): Promise<number> {
-  const timings: ReleaseTiming[] = [];
-  const results: Array<{ name: string; title: string; ok: boolean; seconds: number; error?: string }> = [];
-  for (const s of SCENARIOS.filter(x => !only || only.includes(x.name))) {
-    const started = Date.now();
-    log(`scenario ${s.name}: ${s.title}`);
-    try {
-      await s.run(w, timings);
-      results.push({ name: s.name, title: s.title, ok: true, seconds: (Date.now() - started) / 1000 });
-      log(`scenario ${s.name}: passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
-    } catch (e) {
-      const error = (e as Error).message;
-      results.push({ name: s.name, title: s.title, ok: false, seconds: (Date.now() - started) / 1000, error });
-      log(`scenario ${s.name}: FAILED: ${error}`);
-      log(await diagnose(w.hub, w.procs));
-      break;
-    }
-  }
-  const report = renderReport(results, timings, buildSeconds, statusCalls());
-  writeFileSync(join(w.dir, 'REPORT.md'), report);
-  process.stdout.write(report);
-  const failed = results.filter(r => !r.ok).length;
-  console.log(`${results.length - failed} passed, ${failed} failed`);
-  return failed === 0 ? 0 : 1;
-}
 
 /** Pushes a tag and asks the Warehouse to look at once (what a registry webhook receiver does). */
 async function pushRelease(w: World, app: string, version: string): Promise<number> {
@@ -113,15 +92,20 @@ async function freightOf(w: World, app: string, version: string): Promise<Obj> {
   }, 500);
 }
 
+/** The app's Deployment on a workload cluster, or undefined. */
+async function deploymentOf(w: World, cluster: string, app: string): Promise<Obj | undefined> {
+  const c = w.clusters.find(x => x.name === cluster)!;
+  return c.admin.get('apps/v1', 'Deployment', app, app);
+}
+
 /** The image of a Deployment on a workload cluster, or undefined. */
 async function deployedImage(w: World, cluster: string, app: string): Promise<string | undefined> {
-  const c = w.clusters.find(x => x.name === cluster)!;
-  const d = await c.admin.get('apps/v1', 'Deployment', app, app);
-  return d?.spec?.template?.spec?.containers?.[0]?.image;
+  return (await deploymentOf(w, cluster, app))?.spec?.template?.spec?.containers?.[0]?.image;
 }
 
 /** Waits until every Stage of the app's pipeline has the Freight and each cluster runs the version, recording the times. */
-async function followRelease(w: World, app: string, version: string, t0: number, timeoutMs: number, stages = PIPELINES[app]): Promise<ReleaseTiming> {
+export async function followRelease(w: World, app: string, version: string, t0: number, timeoutMs: number,
+  stages = pipelineOf(w, app)): Promise<ReleaseTiming> {
   const freight = await freightOf(w, app, version);
   const discovered = Date.parse(freight.metadata.creationTimestamp);
   log(`  ${app}:${version}: Freight ${freight.metadata.name} after ${((discovered - t0) / 1000).toFixed(1)}s`);
@@ -165,24 +149,32 @@ async function stageTiming(w: World, app: string, stage: string, freight: string
 async function scenarioRelease(w: World, timings: ReleaseTiming[]): Promise<void> {
   // the first release (1.0.0, pushed before the platform was applied) goes all the way first
   timings.push(await followRelease(w, 'web', '1.0.0', Date.now(), 300_000));
-  const t0 = await pushRelease(w, 'web', '1.1.0');
-  const timing = await followRelease(w, 'web', '1.1.0', t0, 240_000);
+  await release(w, timings, '1.1.0');
+  await statusAfterRelease(w, await freightOf(w, 'web', '1.1.0'));
+}
+
+/**
+ * A new tag of web through every Stage: on every cluster, with its release record on each
+ * Stage's branch, and every Application Synced and Healthy within `healthTimeoutMs`.
+ */
+export async function release(w: World, timings: ReleaseTiming[], version: string, healthTimeoutMs = 90_000): Promise<void> {
+  const t0 = await pushRelease(w, 'web', version);
+  const timing = await followRelease(w, 'web', version, t0, 240_000);
   timings.push(timing);
   // the release record: each Stage's branch holds the rendered manifests of the new version
-  for (const { stage, clusters } of PIPELINES.web) {
+  for (const { stage, clusters } of pipelineOf(w, 'web')) {
     for (const c of clusters) {
       const manifest = w.repos.show('releases', `rendered/web/${stage}`, `${c}/manifests.yaml`);
-      if (!manifest?.includes('e2e/web:1.1.0')) throw new Error(`release branch rendered/web/${stage} has no ${c}/manifests.yaml with e2e/web:1.1.0`);
+      if (!manifest?.includes(`e2e/web:${version}`)) throw new Error(`release branch rendered/web/${stage} has no ${c}/manifests.yaml with e2e/web:${version}`);
     }
   }
   const total = Math.max(...timing.stages.flatMap(s => Object.values(s.clusters)));
-  log(`  web:1.1.0 reached every production cluster ${total.toFixed(1)}s after the push`);
+  log(`  web:${version} reached every production cluster ${total.toFixed(1)}s after the push`);
   // the Argo CD Applications report the release synced and healthy (a rollout that reached the
   // cluster may still be replacing its last old pod)
-  for (const { clusters } of PIPELINES.web) {
-    for (const c of clusters) await applicationHealthy(w, 'web', c, 90_000);
+  for (const { clusters } of pipelineOf(w, 'web')) {
+    for (const c of clusters) await applicationHealthy(w, 'web', c, healthTimeoutMs);
   }
-  await statusAfterRelease(w, await freightOf(w, 'web', '1.1.0'));
 }
 
 /**
@@ -194,7 +186,7 @@ async function scenarioRelease(w: World, timings: ReleaseTiming[]): Promise<void
 async function statusAfterRelease(w: World, freight: Obj): Promise<void> {
   const all = runStatus(statusContext(w), 'after web 1.1.0', ['--app', 'web']);
   expectExit(all, 0, 'status --app web after web:1.1.0 reached production');
-  for (const { stage, clusters } of PIPELINES.web) {
+  for (const { stage, clusters } of pipelineOf(w, 'web')) {
     for (const name of clusters) {
       const c = clusterOf(all.output, 'web', stage, name);
       if (c.state !== 'rendered' || recordedTag(c) !== '1.1.0' || c.release?.freight !== freight.metadata.name) {
@@ -254,7 +246,7 @@ async function statusReader(w: World): Promise<string> {
 }
 
 /** Waits for the app's Application on a cluster to be Synced and Healthy; says what its Deployment reports when it is not. */
-async function applicationHealthy(w: World, app: string, cluster: string, timeoutMs: number): Promise<void> {
+export async function applicationHealthy(w: World, app: string, cluster: string, timeoutMs: number): Promise<void> {
   let last: any;
   try {
     await waitFor(`Application ${app}-${cluster} Synced and Healthy`, timeoutMs, async () => {
@@ -282,13 +274,13 @@ async function verificationPhase(w: World, app: string, stage: string, freight: 
 }
 
 /** Scenario 2: the staging verification fails (the endpoint answers 503): production keeps the previous release. */
-async function scenarioFailedVerification(w: World, timings: ReleaseTiming[]): Promise<void> {
+export async function scenarioFailedVerification(w: World, timings: ReleaseTiming[], version = '1.2.0'): Promise<void> {
   const before = await Promise.all(['e2e-prod-1', 'e2e-prod-2'].map(c => deployedImage(w, c, 'web')));
   w.metrics.failing.add('e2e-staging-1');
   try {
-    const t0 = await pushRelease(w, 'web', '1.2.0');
-    const timing = await followRelease(w, 'web', '1.2.0', t0, 180_000, PIPELINES.web.slice(0, 2));
-    const freight = (await freightOf(w, 'web', '1.2.0')).metadata.name;
+    const t0 = await pushRelease(w, 'web', version);
+    const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web.slice(0, 2));
+    const freight = (await freightOf(w, 'web', version)).metadata.name;
     const ended = async () => {
       const p = await verificationPhase(w, 'web', 'staging', freight);
       return p && p !== 'Running' && p !== 'Pending' ? p : undefined;
@@ -297,13 +289,13 @@ async function scenarioFailedVerification(w: World, timings: ReleaseTiming[]): P
     // kept "Freight is pending verification" for minutes, its last reconcile having run just
     // before. Then the Stage is refreshed as a person would (kargo.akuity.io/refresh) and the
     // delay reported, not hidden
-    const phase = await waitFor('the verification of web:1.2.0 in staging to end', 120_000, ended, 1000).catch(async () => {
+    const phase = await waitFor(`the verification of web:${version} in staging to end`, 120_000, ended, 1000).catch(async () => {
       log('  Kargo has not recorded the end of the staging verification after 120s: refreshing Stage web/staging');
       await w.hub.mergePatch(KARGO, 'Stage', 'web', 'staging', { metadata: { annotations: { 'kargo.akuity.io/refresh': `${Date.now()}` } } });
-      return waitFor('the verification of web:1.2.0 in staging to end after a refresh', 120_000, ended, 1000);
+      return waitFor(`the verification of web:${version} in staging to end after a refresh`, 120_000, ended, 1000);
     });
-    if (phase === 'Successful') throw new Error('Stage web/staging verified web:1.2.0 although its endpoint answered 503');
-    log(`  Stage web/staging: verification of web:1.2.0 ended ${phase}`);
+    if (phase === 'Successful') throw new Error(`Stage web/staging verified web:${version} (Freight ${freight}) although e2e-staging-1 was failing`);
+    log(`  Stage web/staging: verification of web:${version} ended ${phase}`);
     timings.push({ ...timing, stages: timing.stages.map(s => s.stage === 'staging' ? { ...s, outcome: `verification ${phase}` } : s) });
     // give auto-promotion time it would take to move on, then production must still run what it ran
     await new Promise(r => setTimeout(r, 20_000));
@@ -312,7 +304,7 @@ async function scenarioFailedVerification(w: World, timings: ReleaseTiming[]): P
       if (after[i] !== before[i]) throw new Error(`Deployment web/web on ${c} changed from ${before[i]} to ${after[i]} after a failed verification`);
     }
     const promotions = (await w.hub.list(KARGO, 'Promotion', 'web')).filter(p => p.spec.freight === freight && p.spec.stage.startsWith('prod'));
-    if (promotions.length > 0) throw new Error(`Promotion ${promotions[0].metadata.name} took unverified web:1.2.0 to ${promotions[0].spec.stage}`);
+    if (promotions.length > 0) throw new Error(`Promotion ${promotions[0].metadata.name} took unverified web:${version} to ${promotions[0].spec.stage}`);
     log(`  production kept ${after.join(', ')}`);
   } finally {
     w.metrics.failing.delete('e2e-staging-1');
@@ -335,15 +327,16 @@ function promotion(app: string, stage: string, freight: string): Obj {
  * wrote is refused for a Stage it was not allowed (Kargo's webhook checks the `promote` verb) and
  * allowed for prod; then api:1.0.0 runs on both production clusters.
  */
-async function scenarioApproval(w: World, timings: ReleaseTiming[]): Promise<void> {
-  const t0 = Date.now();
-  const timing = await followRelease(w, 'api', '1.0.0', t0, 300_000, PIPELINES.api.slice(0, 2));
-  const freight = (await freightOf(w, 'api', '1.0.0')).metadata.name;
-  await waitFor('api:1.0.0 verified in staging', 180_000, async () => (await verificationPhase(w, 'api', 'staging', freight)) === 'Successful', 1000);
+export async function scenarioApproval(w: World, timings: ReleaseTiming[], version = '1.0.0'): Promise<void> {
+  // api's first release was pushed before the platform was applied; a later one is pushed now
+  const t0 = version === '1.0.0' ? Date.now() : await pushRelease(w, 'api', version);
+  const timing = await followRelease(w, 'api', version, t0, 300_000, PIPELINES.api.slice(0, 2));
+  const freight = (await freightOf(w, 'api', version)).metadata.name;
+  await waitFor(`api:${version} verified in staging`, 180_000, async () => (await verificationPhase(w, 'api', 'staging', freight)) === 'Successful', 1000);
   await new Promise(r => setTimeout(r, 10_000));
   for (const c of ['e2e-prod-1', 'e2e-prod-2']) {
     const image = await deployedImage(w, c, 'api');
-    if (image) throw new Error(`Deployment api/api on ${c} runs ${image} before anyone promoted it: the manual approval did not hold`);
+    if (image?.endsWith(`:${version}`)) throw new Error(`Deployment api/api on ${c} runs ${image} before anyone promoted it: the manual approval did not hold`);
   }
   const outsider = userClient(w, 'bob', 'bob', ['developers']);
   await expectRefused(() => outsider.create(promotion('api', 'prod', freight)), 'user bob (group developers) creating a Promotion to api/prod');
@@ -354,9 +347,11 @@ async function scenarioApproval(w: World, timings: ReleaseTiming[]): Promise<voi
   await expectRefused(() => promoter.create(promotion('api', 'staging', freight)), 'ServiceAccount api/promoter-prod promoting into api/staging',
     /is not permitted to create Promotions for Stage "staging"/);
   const approvedAt = Date.now();
-  const created = await promoter.create(promotion('api', 'prod', freight));
+  const created = await promoter.create(promotion('api', 'prod', freight)).catch(e => {
+    throw new Error(`ServiceAccount api/promoter-prod, the promoter the library allowed for Stage api/prod, could not promote api:${version}: ${e.message}`);
+  });
   log(`  ServiceAccount api/promoter-prod created Promotion ${created.metadata.name} into api/prod`);
-  const prod = await followRelease(w, 'api', '1.0.0', approvedAt, 180_000, PIPELINES.api.slice(2));
+  const prod = await followRelease(w, 'api', version, approvedAt, 180_000, PIPELINES.api.slice(2));
   timings.push({ ...timing, stages: [...timing.stages, ...prod.stages.map(s => ({ ...s, outcome: `${s.outcome} (approved ${((approvedAt - t0) / 1000).toFixed(0)}s after discovery wait)` }))] });
 }
 
@@ -375,9 +370,10 @@ async function expectRefused(action: () => Promise<unknown>, what: string, denia
 }
 
 /** Synthesizes the platform for a changed environment, commits it, and waits until Argo CD has synced that commit. */
-async function changePlatform(w: World, env: E2eEnvironment, message: string): Promise<void> {
+export async function changePlatform(w: World, env: E2eEnvironment, message: string, edit?: (dir: string) => void): Promise<void> {
   const out = join(w.dir, 'synth-change');
   synthPlatform(w.root, env, w.dir, out);
+  edit?.(out);
   const commit = w.repos.commitDir('platform', 'manifests', out, message);
   // what Argo CD's Git webhook does on a push: refresh the Application now
   await w.hub.mergePatch('argoproj.io/v1alpha1', 'Application', ARGOCD_NAMESPACE, 'platform', { metadata: { annotations: { 'argocd.argoproj.io/refresh': 'normal' } } });
@@ -402,7 +398,7 @@ async function promotionsOf(w: World, app: string, stage: string, freight: strin
  * production fails at the freeze step and the clusters keep their release; after the window a
  * person promotes it again (the library's documented way) and it reaches every production cluster.
  */
-async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void> {
+export async function scenarioFreeze(w: World, timings: ReleaseTiming[], version = '1.3.0', timeZone = 'UTC'): Promise<void> {
   // the window opens at the start of this minute, so it is active before the platform change
   // lands, and stays open for at least three minutes after it: a verification in staging (about
   // a minute on a quiet machine, more under load) comes before the frozen promotion, and a
@@ -410,22 +406,33 @@ async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void>
   const windowStart = new Date();
   windowStart.setUTCSeconds(0, 0);
   const minutes = 4;
-  const freeze = { cron: `${windowStart.getUTCMinutes()} ${windowStart.getUTCHours()} * * *`, minutes, timeZone: 'UTC' };
+  // the cron is this minute in UTC: the freeze is active now when declared in UTC
+  const freeze = { cron: `${windowStart.getUTCMinutes()} ${windowStart.getUTCHours()} * * *`, minutes, timeZone };
   const windowEnd = windowStart.getTime() + minutes * 60_000;
-  await changePlatform(w, { ...w.env, freeze }, `freeze web's production ${freeze.cron} for ${minutes}m`);
-  const before = await deployedImage(w, 'e2e-prod-1', 'web');
-  const t0 = await pushRelease(w, 'web', '1.3.0');
-  const timing = await followRelease(w, 'web', '1.3.0', t0, 180_000, PIPELINES.web.slice(0, 2));
-  const freight = (await freightOf(w, 'web', '1.3.0')).metadata.name;
-  const failed = await waitFor('the frozen promotion of web:1.3.0 into prod-canary to fail', 240_000, async () => {
+  await changePlatform(w, { ...w.env, freeze }, `freeze web's production ${freeze.cron} (${timeZone}) for ${minutes}m`);
+  try {
+    await frozenRelease(w, timings, version, windowStart.getTime(), windowEnd);
+  } finally {
+    await changePlatform(w, { ...w.env, freeze: undefined }, 'lift the e2e freeze');
+  }
+}
+
+/** A release during the freeze: it stops before production, and a person promotes it again after the window. */
+async function frozenRelease(w: World, timings: ReleaseTiming[], version: string, windowStart: number, windowEnd: number): Promise<void> {
+  const canary = pipelineOf(w, 'web')[2].clusters[0];
+  const before = await deployedImage(w, canary, 'web');
+  const t0 = await pushRelease(w, 'web', version);
+  const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web.slice(0, 2));
+  const freight = (await freightOf(w, 'web', version)).metadata.name;
+  const failed = await waitFor(`the frozen promotion of web:${version} into prod-canary to fail`, 240_000, async () => {
     const p = (await promotionsOf(w, 'web', 'prod-canary', freight))[0];
-    return p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored' ? p : p?.status?.phase === 'Succeeded' ? Promise.reject(new Error(`Promotion ${p.metadata.name} into web/prod-canary (created ${p.metadata.creationTimestamp}) succeeded; `
-      + `the freeze window was ${windowStart.toISOString()} to ${new Date(windowEnd).toISOString()}`)) : undefined;
+    return p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored' ? p : p?.status?.phase === 'Succeeded' ? Promise.reject(new Settled(`Promotion ${p.metadata.name} into web/prod-canary (created ${p.metadata.creationTimestamp}) succeeded; `
+      + `the freeze window was ${new Date(windowStart).toISOString()} to ${new Date(windowEnd).toISOString()}`)) : undefined;
   }, 1000);
   if (!/freeze/.test(failed.status.message ?? '')) throw new Error(`Promotion ${failed.metadata.name} failed, but not at the freeze: ${failed.status.message}`);
   log(`  Promotion ${failed.metadata.name} into web/prod-canary ${failed.status.phase}: ${failed.status.message}`);
-  const during = await deployedImage(w, 'e2e-prod-1', 'web');
-  if (during !== before) throw new Error(`Deployment web/web on e2e-prod-1 changed to ${during} during the freeze`);
+  const during = await deployedImage(w, canary, 'web');
+  if (during !== before) throw new Error(`Deployment web/web on ${canary} changed to ${during} during the freeze`);
   const wait = windowEnd - Date.now() + 5_000;
   if (wait > 0) {
     log(`  waiting ${(wait / 1000).toFixed(0)}s for the window to end`);
@@ -433,50 +440,60 @@ async function scenarioFreeze(w: World, timings: ReleaseTiming[]): Promise<void>
   }
   const resumedAt = Date.now();
   await w.hub.create(promotion('web', 'prod-canary', freight));
-  const prod = await followRelease(w, 'web', '1.3.0', resumedAt, 240_000, PIPELINES.web.slice(2));
-  timings.push({ ...timing, release: 'web:1.3.0 (freeze)', stages: [...timing.stages, ...prod.stages.map(s => ({ ...s, outcome: `${s.outcome} (promoted again ${((resumedAt - t0) / 1000).toFixed(0)}s after the push)` }))] });
-  await changePlatform(w, { ...w.env, freeze: undefined }, 'lift the e2e freeze');
+  const prod = await followRelease(w, 'web', version, resumedAt, 240_000, pipelineOf(w, 'web').slice(2));
+  timings.push({ ...timing, release: `web:${version} (freeze)`, stages: [...timing.stages, ...prod.stages.map(s => ({ ...s, outcome: `${s.outcome} (promoted again ${((resumedAt - t0) / 1000).toFixed(0)}s after the push)` }))] });
 }
 
 /** Scenario 5: promoting the previous Freight into production puts the previous image back, with a release record. */
-async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<void> {
-  const current = await deployedImage(w, 'e2e-prod-1', 'web');
-  const previous = await freightOf(w, 'web', '1.1.0');
+export async function scenarioRollback(w: World, timings: ReleaseTiming[], to = '1.1.0'): Promise<void> {
+  const [canary, broad] = pipelineOf(w, 'web').slice(2).map(s => s.clusters[0]);
+  const current = await deployedImage(w, canary, 'web');
+  const previous = await freightOf(w, 'web', to);
   const t0 = Date.now();
   for (const { stage } of PIPELINES.web.slice(2)) {
     // the second ring's rollback is pushed while Argo CD's application controller is paused (as
     // when it falls behind): status --live must flag the cluster whose branch moved on
     const resume = stage === 'prod-broad' ? w.procs.pause('argocd-application-controller') : undefined;
     try {
-      await w.hub.create(promotion('web', stage, previous.metadata.name));
-      if (resume) await driftWhileUnsynced(w, stage, 'e2e-prod-2', current);
+      await w.hub.create(promotion('web', stage, previous.metadata.name)).catch(e => {
+        throw new Error(`Promotion of web:${to} (Freight ${previous.metadata.name}) into web/${stage} refused: ${e.message}`);
+      });
+      if (resume) await driftWhileUnsynced(w, stage, broad, current, to);
     } finally {
       resume?.();
     }
     await waitFor(`the rollback Promotion into web/${stage}`, 180_000, async () => {
       const p = (await promotionsOf(w, 'web', stage, previous.metadata.name))[0];
-      if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') throw new Error(`Promotion ${p.metadata.name} ${p.status.phase}: ${p.status.message}`);
+      if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') {
+        throw new Settled(`Promotion ${p.metadata.name} of web:${to} into web/${stage} ${p.status.phase}: ${p.status.message}`);
+      }
       return p?.status?.phase === 'Succeeded';
     }, 1000);
-    if (stage === 'prod-canary') await statusHalfRolledBack(w);
+    if (stage === 'prod-canary') await statusHalfRolledBack(w, canary, broad, to);
   }
-  const timing = await followRelease(w, 'web', '1.1.0', t0, 120_000, PIPELINES.web.slice(2));
-  timings.push({ ...timing, release: 'web:1.1.0 (rollback)', discoverySeconds: 0 });
+  const timing = await followRelease(w, 'web', to, t0, 120_000, pipelineOf(w, 'web').slice(2));
+  timings.push({ ...timing, release: `web:${to} (rollback)`, discoverySeconds: 0 });
   const record = w.repos.log('releases', 'rendered/web/prod-broad').split('\n').slice(0, 4).join(' ');
   if (!record.includes(previous.metadata.name)) throw new Error(`the release branch rendered/web/prod-broad has no commit naming Freight ${previous.metadata.name}: ${record}`);
-  log(`  rolled back from ${current} to web:1.1.0 on both production clusters; release record: ${record.slice(0, 120)}`);
-  // A person's promotion of older Freight holds auto-promotion of the Stage (Kargo v1.11.2
-  // pkg/webhook/kubernetes/promotion/webhook.go syncHoldAnnotations: the Freight is not the
-  // auto-promotion candidate), so the rollback sticks; promoting the candidate again resumes it.
-  // Roll forward to the newest verified release, as a person ends a rollback
-  const forward = await freightOf(w, 'web', '1.3.0');
+  log(`  rolled back from ${current} to web:${to} on both production clusters; release record: ${record.slice(0, 120)}`);
+  await rollForward(w);
+}
+
+/**
+ * A person's promotion of older Freight holds auto-promotion of the Stage (Kargo v1.11.2
+ * pkg/webhook/kubernetes/promotion/webhook.go syncHoldAnnotations: the Freight is not the
+ * auto-promotion candidate), so a rollback sticks; promoting the candidate again resumes it.
+ * Rolls web's production forward to the newest release, as a person ends a rollback.
+ */
+export async function rollForward(w: World): Promise<void> {
+  const forward = await newestFreight(w, 'web');
   for (const { stage } of PIPELINES.web.slice(2)) {
     const hold = (await w.hub.get(KARGO, 'Stage', 'web', stage))?.status?.autoPromotionHolds;
     log(`  Stage web/${stage} after the rollback: auto-promotion holds ${JSON.stringify(hold ?? {})}`);
     await w.hub.create(promotion('web', stage, forward.metadata.name));
     await waitFor(`the roll-forward Promotion into web/${stage}`, 180_000, async () => {
       const p = (await promotionsOf(w, 'web', stage, forward.metadata.name))[0];
-      if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') throw new Error(`Promotion ${p.metadata.name} ${p.status.phase}: ${p.status.message}`);
+      if (p?.status?.phase === 'Failed' || p?.status?.phase === 'Errored') throw new Settled(`Promotion ${p.metadata.name} ${p.status.phase}: ${p.status.message}`);
       return p?.status?.phase === 'Succeeded';
     }, 1000);
     await waitFor(`Stage web/${stage} without an auto-promotion hold`, 60_000, async () => {
@@ -484,7 +501,7 @@ async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<voi
       return Object.keys(st?.status?.autoPromotionHolds ?? {}).length === 0;
     }, 1000);
   }
-  log('  promoted web:1.3.0 again: auto-promotion of both production Stages resumed');
+  log(`  promoted ${forward.images?.[0]?.tag ?? forward.metadata.name} again: auto-promotion of both production Stages resumed`);
 }
 
 /**
@@ -492,11 +509,11 @@ async function scenarioRollback(w: World, timings: ReleaseTiming[]): Promise<voi
  * new plan lists each moved cluster as not rendered yet in its new ring (with the branch it is
  * still rendered on) and its folder on the old ring's branch as one the app no longer targets.
  */
-function statusAfterMove(w: World): void {
+function statusAfterMove(w: World, moves: Array<[cluster: string, now: string, before: string]>): void {
   const run = runStatus(statusContext(w), 'after the ring swap', ['--app', 'web', '--stage', 'prod-canary,prod-broad']);
   expectExit(run, 0, 'status after the ring swap');
   const orphans = run.output.apps.find(a => a.name === 'web')!.orphans;
-  for (const [cluster, now, before] of [['e2e-prod-2', 'prod-canary', 'prod-broad'], ['e2e-prod-1', 'prod-broad', 'prod-canary']]) {
+  for (const [cluster, now, before] of moves) {
     const c = clusterOf(run.output, 'web', now, cluster);
     if (c.state !== 'not-rendered' || !c.renderedOn?.includes(`rendered/web/${before}`)) {
       throw new Error(`status says ${cluster}, moved to Stage web/${now}, is ${c.state} (rendered on ${JSON.stringify(c.renderedOn)}); expected not rendered yet, still rendered on rendered/web/${before}`);
@@ -505,19 +522,25 @@ function statusAfterMove(w: World): void {
       throw new Error(`status does not list ${cluster}'s folder on rendered/web/${before} as no longer targeted there: orphans ${JSON.stringify(orphans)}`);
     }
   }
-  log('  status after the swap: e2e-prod-2 and e2e-prod-1 not rendered yet in their new rings, their old folders listed');
+  log(`  status after the swap: ${moves.map(m => m[0]).join(' and ')} not rendered yet in their new rings, their old folders listed`);
 }
 
-/** Between the two rings' rollbacks, `status --has web@1.1.0` for production: e2e-prod-1 has it, e2e-prod-2 not (exit 1). */
-async function statusHalfRolledBack(w: World): Promise<void> {
-  await applicationHealthy(w, 'web', 'e2e-prod-1', 90_000);
-  const has = runStatus(statusContext(w), 'has web 1.1.0 half rolled back', ['--app', 'web', '--stage', 'prod-canary,prod-broad', '--has', 'web@1.1.0']);
-  expectExit(has, 1, 'status --has web@1.1.0 with only the canary ring rolled back');
+/** Between the two rings' rollbacks, `status --has web@<to>` for production: the canary cluster has it, the broad one not (exit 1). */
+async function statusHalfRolledBack(w: World, canary: string, broad: string, to: string): Promise<void> {
+  await applicationHealthy(w, 'web', canary, 90_000);
+  const has = runStatus(statusContext(w), `has web ${to} half rolled back`, ['--app', 'web', '--stage', 'prod-canary,prod-broad', '--has', `web@${to}`]);
+  expectExit(has, 1, `status --has web@${to} with only the canary ring rolled back`);
   const answer = Object.fromEntries(clustersOf(has.output, 'web').map(c => [c.cluster, c.has]));
-  if (answer['e2e-prod-1'] !== true || answer['e2e-prod-2'] !== false || has.output.query?.lacking !== 1) {
-    throw new Error(`status --has web@1.1.0 answered ${JSON.stringify(answer)} (lacking ${has.output.query?.lacking}); the canary ring e2e-prod-1 was rolled back to it, e2e-prod-2 not`);
+  if (answer[canary] !== true || answer[broad] !== false || has.output.query?.lacking !== 1) {
+    throw new Error(`status --has web@${to} answered ${JSON.stringify(answer)} (lacking ${has.output.query?.lacking}); the canary ring ${canary} was rolled back to it, ${broad} not`);
   }
-  log('  status --has web@1.1.0: e2e-prod-1 has it, e2e-prod-2 lacks it (exit 1)');
+  log(`  status --has web@${to}: ${canary} has it, ${broad} lacks it (exit 1)`);
+}
+
+/** The app's newest Freight: what Kargo auto-promotes. */
+async function newestFreight(w: World, app: string): Promise<Obj> {
+  const all = await w.hub.list(KARGO, 'Freight', app);
+  return all.sort((a, b) => Date.parse(b.metadata.creationTimestamp) - Date.parse(a.metadata.creationTimestamp))[0];
 }
 
 /**
@@ -525,16 +548,16 @@ async function statusHalfRolledBack(w: World): Promise<void> {
  * branch but Argo CD cannot sync it: `status --live` must say the cluster drifts (Git records
  * 1.1.0, Argo CD has synced what ran before) and exit 1.
  */
-async function driftWhileUnsynced(w: World, stage: string, cluster: string, running: string | undefined): Promise<void> {
-  await waitFor(`Kargo to push web:1.1.0 to rendered/web/${stage}`, 120_000, async () =>
-    w.repos.show('releases', `rendered/web/${stage}`, `${cluster}/manifests.yaml`)?.includes('e2e/web:1.1.0'), 1000);
+async function driftWhileUnsynced(w: World, stage: string, cluster: string, running: string | undefined, to: string): Promise<void> {
+  await waitFor(`Kargo to push web:${to} to rendered/web/${stage}`, 120_000, async () =>
+    w.repos.show('releases', `rendered/web/${stage}`, `${cluster}/manifests.yaml`)?.includes(`e2e/web:${to}`), 1000);
   const live = runStatus(statusContext(w), 'live while Argo CD is paused', ['--app', 'web', '--stage', stage, '--live', '--kubeconfig', await statusReader(w)]);
   expectExit(live, 1, `status --live with rendered/web/${stage} ahead of Argo CD`);
   const c = clusterOf(live.output, 'web', stage, cluster);
   const was = running?.split(':').pop();
   const drift = c.live?.drift ?? [];
-  if (!drift.some(d => d.includes('Git records web 1.1.0') && d.includes(`Argo CD has synced web ${was}`))) {
-    throw new Error(`status --live did not flag ${cluster} (Git records web 1.1.0, Argo CD has synced web ${was}); its drift: ${JSON.stringify(drift)}`);
+  if (!drift.some(d => d.includes(`Git records web ${to}`) && d.includes(`Argo CD has synced web ${was}`))) {
+    throw new Error(`status --live did not flag ${cluster} (Git records web ${to}, Argo CD has synced web ${was}); its drift: ${JSON.stringify(drift)}`);
   }
   log(`  status --live flags ${cluster}: ${drift.join('; ')}`);
 }
@@ -542,35 +565,44 @@ async function driftWhileUnsynced(w: World, stage: string, cluster: string, runn
 /**
  * Scenario 6: the two production clusters swap rings (a fleet change: a label in the platform
  * definition). Both keep running what they ran through the change; the next release reaches
- * e2e-prod-2 first (now canary), then e2e-prod-1.
+ * the new canary first (e2e-prod-2 the first time), then the other. `during` runs right after
+ * the change lands.
  */
-async function scenarioWaveMove(w: World, timings: ReleaseTiming[]): Promise<void> {
+export async function scenarioWaveMove(w: World, timings: ReleaseTiming[], version = '1.4.0', during?: (moved: string[]) => Promise<void>): Promise<void> {
   const images = await Promise.all(['e2e-prod-1', 'e2e-prod-2'].map(c => deployedImage(w, c, 'web')));
+  // running through the move: the same Deployment (Argo CD's self-heal recreates a deleted one
+  // within a second, its pods anew), with an available replica, at every sample
+  const prod = ['e2e-prod-1', 'e2e-prod-2'];
+  const uids = await Promise.all(prod.map(async c => (await deploymentOf(w, c, 'web'))?.metadata.uid));
   let watching = true;
   const gaps: string[] = [];
   const watcher = (async () => {
     while (watching) {
-      for (const c of ['e2e-prod-1', 'e2e-prod-2']) {
-        const image = await deployedImage(w, c, 'web').catch(() => undefined);
-        if (!image) gaps.push(`${c}: no Deployment web/web at ${new Date().toISOString()}`);
+      for (const [i, c] of prod.entries()) {
+        const d = await deploymentOf(w, c, 'web').catch(() => undefined);
+        const at = new Date().toISOString();
+        if (!d) gaps.push(`${c}: no Deployment web/web at ${at}`);
+        else if (d.metadata.uid !== uids[i]) gaps.push(`${c}: Deployment web/web was replaced (uid ${uids[i]}, now ${d.metadata.uid}) at ${at}`);
+        else if (!((d.status?.availableReplicas ?? 0) >= 1)) gaps.push(`${c}: Deployment web/web has no available replica at ${at}`);
       }
       await new Promise(r => setTimeout(r, 500));
     }
   })();
-  await changePlatform(w, { ...w.env, rings: { 'e2e-prod-1': 'broad', 'e2e-prod-2': 'canary' } }, 'e2e-prod-1 to the broad ring, e2e-prod-2 to canary');
-  statusAfterMove(w);
-  // Argo CD reconciles the moved Applications (new branch and Stage labels)
-  await new Promise(r => setTimeout(r, 15_000));
-  const t0 = await pushRelease(w, 'web', '1.4.0');
-  const moved = [
-    ...PIPELINES.web.slice(0, 2),
-    { stage: 'prod-canary', clusters: ['e2e-prod-2'] },
-    { stage: 'prod-broad', clusters: ['e2e-prod-1'] },
-  ];
-  const timing = await followRelease(w, 'web', '1.4.0', t0, 300_000, moved);
-  watching = false;
-  await watcher;
+  const swap = (ring: string) => ring === 'canary' ? 'broad' : 'canary';
+  const rings = Object.fromEntries(Object.entries(w.env.rings).map(([c, r]) => [c, swap(r)]));
+  const moves = Object.keys(rings).sort().map(c => [c, `prod-${rings[c]}`, `prod-${w.env.rings[c]}`] as [string, string, string]);
+  try {
+    await changePlatform(w, { ...w.env, rings }, moves.map(([c, now]) => `${c} to ${now}`).join(', '));
+    await during?.(moves.map(m => m[0]));
+    statusAfterMove(w, moves);
+    // Argo CD reconciles the moved Applications (new branch and Stage labels)
+    await new Promise(r => setTimeout(r, 15_000));
+    const t0 = await pushRelease(w, 'web', version);
+    timings.push({ ...await followRelease(w, 'web', version, t0, 300_000), release: `web:${version} (after the ring swap)` });
+  } finally {
+    watching = false;
+    await watcher;
+  }
   if (gaps.length > 0) throw new Error(`a moved cluster stopped running web: ${gaps.slice(0, 3).join('; ')}`);
-  timings.push({ ...timing, release: 'web:1.4.0 (after the ring swap)' });
-  log(`  both clusters kept running (${images.join(', ')}) through the move and ended on web:1.4.0 in their new rings`);
+  log(`  both clusters kept running (${images.join(', ')}) through the move and ended on web:${version} in their new rings`);
 }

@@ -179,6 +179,9 @@ export class Kube {
 }
 
 /** Polls `probe` every `everyMs` until it returns a value other than undefined/false, or fails after `timeoutMs` with `what`. */
+/** An outcome a probe of `waitFor` sees that waiting cannot change (a Promotion that failed): it ends the wait at once. */
+export class Settled extends Error {}
+
 export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>, everyMs = 500): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -187,6 +190,7 @@ export async function waitFor<T>(what: string, timeoutMs: number, probe: () => P
       const v = await probe();
       if (v !== undefined && v !== false) return v as T;
     } catch (e) {
+      if (e instanceof Settled) throw e;
       last = e;
     }
     if (Date.now() > deadline) {

@@ -67,6 +67,8 @@ export async function startGitServer(dir: string, bin: string, gitDir: string, p
 /** The verification endpoint: answers 200 on /health/<cluster> unless told to fail for that cluster. */
 export class MetricEndpoint {
   public readonly failing = new Set<string>();
+  /** Answers 200 even for a failing cluster: a check that does not see the failure (a broken variant). */
+  public lying = false;
   public readonly requests: string[] = [];
   private server?: Server;
   public base = '';
@@ -76,7 +78,7 @@ export class MetricEndpoint {
     this.server = createServer((req, res) => {
       const cluster = (req.url ?? '').split('/').pop() ?? '';
       this.requests.push(req.url ?? '');
-      const fail = this.failing.has(cluster) || this.failing.has('*');
+      const fail = !this.lying && (this.failing.has(cluster) || this.failing.has('*'));
       res.writeHead(fail ? 503 : 200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ status: fail ? 'DOWN' : 'UP', cluster }));
     });
