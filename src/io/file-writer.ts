@@ -75,32 +75,45 @@ class InPlaceWriter extends FileWriter {
   public close(_options?: { quiet?: boolean }): void {}
 }
 
-class ThreadWriter extends FileWriter {
+/** @internal exported for its tests */
+export class ThreadWriter extends FileWriter {
   private readonly port: MessagePort;
   private readonly state = new Int32Array(new SharedArrayBuffer(8));
   private readonly worker: Worker;
+  /** What was handed over before the worker ran: written in place if it never does. */
+  private unstarted: Array<[string, string]> | undefined = [];
 
-  constructor() {
+  constructor(source = WORKER_SOURCE, private readonly startTimeoutMs = START_TIMEOUT_MS) {
     super();
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, state: this.state }, transferList: [port2] });
+    this.worker = new Worker(source, { eval: true, workerData: { port: port2, state: this.state }, transferList: [port2] });
     // a synthesis that throws before close() must not keep the process alive
     this.worker.unref();
   }
 
   public write(file: string, data: string): void {
     this.port.postMessage({ file, data });
+    if (this.unstarted && Atomics.load(this.state, STARTED) === 1) this.unstarted = undefined;
+    this.unstarted?.push([file, data]);
   }
 
   public close(options: { quiet?: boolean } = {}): void {
     this.port.postMessage(null);
     // blocks this thread only: the worker has its own event loop, and takes its messages there
     const since = Date.now();
-    while (Atomics.wait(this.state, FINISHED, 0, 1000) === 'timed-out') {
-      if (Atomics.load(this.state, STARTED) === 0 && Date.now() - since > START_TIMEOUT_MS) {
+    while (Atomics.wait(this.state, FINISHED, 0, Math.min(1000, this.startTimeoutMs)) === 'timed-out') {
+      if (Atomics.load(this.state, STARTED) === 0 && Date.now() - since > this.startTimeoutMs) {
+        // a thread that never ran wrote nothing: write what it was handed here, one after the other
         void this.worker.terminate();
-        throw new Error(`the thread that writes the synthesized files did not start within ${START_TIMEOUT_MS / 1000} s`);
+        this.port.close();
+        const inPlace = new InPlaceWriter();
+        try {
+          for (const [file, data] of this.unstarted ?? []) inPlace.write(file, data);
+        } catch (e) {
+          if (!options.quiet) throw e;
+        }
+        return;
       }
     }
     const reply = receiveMessageOnPort(this.port)?.message as { message: string; code?: string } | undefined;

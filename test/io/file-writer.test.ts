@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { FileWriter, WORKER_THRESHOLD } from '../../src/io/file-writer';
+import { FileWriter, ThreadWriter, WORKER_THRESHOLD } from '../../src/io/file-writer';
 
 let dir: string;
 beforeEach(() => {
@@ -39,5 +39,15 @@ describe('FileWriter', () => {
     // it stops at the first error, as writing in place would
     expect(fs.existsSync(path.join(dir, 'after'))).toBe(false);
     expect(() => failing().close({ quiet: true })).not.toThrow();
+  });
+
+  test('a thread that never runs: close() writes what it was handed in place', () => {
+    // a worker that neither says it started nor writes: what a runtime that cannot run it leaves
+    const files = new ThreadWriter('require("worker_threads");', 200);
+    files.write(path.join(dir, 'a'), 'ä\n');
+    files.write(path.join(dir, 'b'), 'b\n');
+    files.close();
+    expect(fs.readFileSync(path.join(dir, 'a'), 'utf-8')).toBe('ä\n');
+    expect(fs.readdirSync(dir).sort()).toEqual(['a', 'b']);
   });
 });
