@@ -194,7 +194,11 @@ describe('the first pull request, a broken branch, signals', () => {
     git(repo, 'commit', '--quiet', '-m', 'three apps');
     // a private TMPDIR: the scratch directories of this run only
     const tmp = tempDir('gitops-platform-e2e-tmp-');
-    const child = spawn(TSX, [MAIN, 'plan', '--base', 'HEAD'], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+    // node with tsx's loader, not the tsx command: on a loaded machine tsx SIGKILLs a child that
+    // has not acknowledged a relayed signal within 30 ms (tsx dist/cli.mjs relaySignalToChild),
+    // before the CLI's own handler has removed its scratch directory
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'plan', '--base', 'HEAD'],
+      { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
     const scratch = () => fs.readdirSync(tmp).filter((d) => d.startsWith('gitops-platform-plan-'));
     const deadline = Date.now() + 120_000;
