@@ -32,6 +32,11 @@ export interface KindDefaults {
   readonly failureLimit: number;
   /** Whether errors count against `failureLimit` (see VerificationOptions.failureLimit). */
   readonly boundErrors: boolean;
+  /**
+   * Whether a measurement ends in the reconcile that takes it (an HTTP request, a query), so
+   * that a run can end before Kargo has recorded it (FIRST_MEASUREMENT_DELAY); a Job's lasts the Job.
+   */
+  readonly measuredAtOnce: boolean;
 }
 
 /**
@@ -77,9 +82,9 @@ const DEFAULT_INTERVAL = Duration.minutes(1);
  */
 const FIRST_MEASUREMENT_DELAY = Duration.seconds(5);
 /** @internal */
-export const PROBE_DEFAULTS: KindDefaults = { count: 5, failureLimit: 1, boundErrors: true };
+export const PROBE_DEFAULTS: KindDefaults = { count: 5, failureLimit: 1, boundErrors: true, measuredAtOnce: true };
 /** @internal */
-export const JOB_DEFAULTS: KindDefaults = { count: 1, failureLimit: 0, boundErrors: false };
+export const JOB_DEFAULTS: KindDefaults = { count: 1, failureLimit: 0, boundErrors: false, measuredAtOnce: false };
 const ARG_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SECRET_LOOKING_HEADER = /(authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential|private[-_]?key|session)/i;
@@ -119,7 +124,7 @@ export function commonOptions(kind: VerificationKind, options: VerificationOptio
     problems.push(describe(fieldOf(kind, prop('failureLimit')), failureLimit, `must be less than count (${count})`, 'otherwise the check can never fail'));
   }
   const interval = seconds(problems, fieldText(fieldOf(kind, prop('interval'))), options?.interval ?? DEFAULT_INTERVAL);
-  const firstEnds = defaults.boundErrors && (count === 1 || failureLimit === 0);
+  const firstEnds = defaults.measuredAtOnce && (count === 1 || failureLimit === 0);
   const initialDelay = seconds(problems, fieldText(fieldOf(kind, prop('initialDelay'))),
     options?.initialDelay ?? (firstEnds ? FIRST_MEASUREMENT_DELAY : undefined));
   return {
