@@ -38,13 +38,14 @@ export interface World {
   synthDir: string;
 }
 
-/** The Stages of each app, in promotion order, and the cluster each one deploys to. */
-export const PIPELINES: Record<string, Array<{ stage: string; clusters: string[] }>> = {
+/**
+ * The Stages of each app, in promotion order, and the clusters each deploys to; web's production
+ * rings follow the environment (a fleet change moves them): `pipelineOf` adds them.
+ */
+const PIPELINES: Record<string, Array<{ stage: string; clusters: string[] }>> = {
   web: [
     { stage: 'dev', clusters: ['e2e-dev-1'] },
     { stage: 'staging', clusters: ['e2e-staging-1'] },
-    { stage: 'prod-canary', clusters: ['e2e-prod-1'] },
-    { stage: 'prod-broad', clusters: ['e2e-prod-2'] },
   ],
   api: [
     { stage: 'dev', clusters: ['e2e-dev-1'] },
@@ -57,7 +58,7 @@ export const PIPELINES: Record<string, Array<{ stage: string; clusters: string[]
 export function pipelineOf(w: World, app: string): Array<{ stage: string; clusters: string[] }> {
   if (app !== 'web') return PIPELINES[app];
   const ring = (name: string) => Object.keys(w.env.rings).filter(c => w.env.rings[c] === name).sort();
-  return [...PIPELINES.web.slice(0, 2), { stage: 'prod-canary', clusters: ring('canary') }, { stage: 'prod-broad', clusters: ring('broad') }];
+  return [...PIPELINES.web, { stage: 'prod-canary', clusters: ring('canary') }, { stage: 'prod-broad', clusters: ring('broad') }];
 }
 
 export interface Scenario {
@@ -279,7 +280,7 @@ export async function scenarioFailedVerification(w: World, timings: ReleaseTimin
   w.metrics.failing.add('e2e-staging-1');
   try {
     const t0 = await pushRelease(w, 'web', version);
-    const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web.slice(0, 2));
+    const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web);
     const freight = (await freightOf(w, 'web', version)).metadata.name;
     const ended = async () => {
       const p = await verificationPhase(w, 'web', 'staging', freight);
@@ -422,7 +423,7 @@ async function frozenRelease(w: World, timings: ReleaseTiming[], version: string
   const canary = pipelineOf(w, 'web')[2].clusters[0];
   const before = await deployedImage(w, canary, 'web');
   const t0 = await pushRelease(w, 'web', version);
-  const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web.slice(0, 2));
+  const timing = await followRelease(w, 'web', version, t0, 180_000, PIPELINES.web);
   const freight = (await freightOf(w, 'web', version)).metadata.name;
   const failed = await waitFor(`the frozen promotion of web:${version} into prod-canary to fail`, 240_000, async () => {
     const p = (await promotionsOf(w, 'web', 'prod-canary', freight))[0];
@@ -450,7 +451,7 @@ export async function scenarioRollback(w: World, timings: ReleaseTiming[], to = 
   const current = await deployedImage(w, canary, 'web');
   const previous = await freightOf(w, 'web', to);
   const t0 = Date.now();
-  for (const { stage } of PIPELINES.web.slice(2)) {
+  for (const { stage } of pipelineOf(w, 'web').slice(2)) {
     // the second ring's rollback is pushed while Argo CD's application controller is paused (as
     // when it falls behind): status --live must flag the cluster whose branch moved on
     const resume = stage === 'prod-broad' ? w.procs.pause('argocd-application-controller') : undefined;
@@ -487,7 +488,7 @@ export async function scenarioRollback(w: World, timings: ReleaseTiming[], to = 
  */
 export async function rollForward(w: World): Promise<void> {
   const forward = await newestFreight(w, 'web');
-  for (const { stage } of PIPELINES.web.slice(2)) {
+  for (const { stage } of pipelineOf(w, 'web').slice(2)) {
     const hold = (await w.hub.get(KARGO, 'Stage', 'web', stage))?.status?.autoPromotionHolds;
     log(`  Stage web/${stage} after the rollback: auto-promotion holds ${JSON.stringify(hold ?? {})}`);
     await w.hub.create(promotion('web', stage, forward.metadata.name));
