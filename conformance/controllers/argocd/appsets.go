@@ -246,6 +246,16 @@ func reportGenerated(r *Report, generated []Generated) {
 				upstream("applicationset/controllers/template", "GenerateApplications"))
 			continue
 		}
+		if len(g.Applications) == 0 {
+			// the library writes an ApplicationSet only for an app with clusters: one that generates
+			// nothing deploys nothing, and nothing of it is checked (a hub judged in a namespace its
+			// cluster Secrets are not in went unnoticed this way)
+			r.add(g.AppSet.Object, "/spec/generators", "applicationset-generates-nothing",
+				fmt.Sprintf("argo cd's applicationset controller generates no application from applicationset %s: its generators select no cluster secret in %s, argo cd's namespace, where it reads them",
+					g.AppSet.Value.Name, g.AppSet.Value.Namespace),
+				upstream("applicationset/controllers/template", "GenerateApplications"))
+			continue
+		}
 		names := make([]string, 0, len(g.Invalid))
 		for name := range g.Invalid {
 			names = append(names, name)

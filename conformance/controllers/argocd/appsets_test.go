@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/controllers/internal/manifest"
 )
 
 func TestApplicationSetsAreGeneratedByArgoCD(t *testing.T) {
@@ -71,4 +73,28 @@ func TestGeneratedApplicationNamingAMissingProject(t *testing.T) {
 		t.Errorf("finding %+v", f)
 	}
 	mustContain(t, f.Message, "references project checkout which does not exist")
+}
+
+// A hub installed in another namespace (the library's ArgoCdTopology namespace) is judged there:
+// Argo CD reads its cluster Secrets only in its own namespace, so judged in argocd the
+// ApplicationSet generated nothing and nothing of it was checked, silently.
+func TestTheHubRunsWhereItsProjectsAre(t *testing.T) {
+	files := map[string][]manifestObject{
+		"shop.k8s.yaml":  objs(inNamespace("gitops", hubProject()), inNamespace("gitops", appSet("shop-prod", "shop", map[string]string{"ring": "early"}, "shop-{{ .name }}"))),
+		"fleet.k8s.yaml": objs(inNamespace("gitops", clusterSecret())),
+	}
+	r, err := Run(context.Background(), Options{Manifests: manifest.Dir(t, files)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFindings(t, r)
+	if r.Counted["applicationsGenerated"] != 1 {
+		t.Errorf("the hub in gitops generates shop-prod-01: counted %v", r.Counted)
+	}
+	// told that Argo CD runs in argocd, it finds no cluster Secret there, and says so
+	f := onlyFinding(t, runOn(t, files, nil), "applicationset-generates-nothing")
+	mustContain(t, f.Message, "applicationset shop-prod", "no cluster secret in gitops")
+	if f.Name != "shop-prod" || !strings.HasSuffix(f.Upstream, "template.GenerateApplications") {
+		t.Errorf("finding %+v", f)
+	}
 }

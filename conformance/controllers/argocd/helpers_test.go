@@ -100,6 +100,15 @@ func listAppSet(name string, apps ...string) *v1alpha1.ApplicationSet {
 	}, argoAPI, "ApplicationSet")
 }
 
+// inNamespace moves an object to another namespace.
+func inNamespace[T interface {
+	manifest.Object
+	metav1.Object
+}](ns string, obj T) T {
+	obj.SetNamespace(ns)
+	return obj
+}
+
 // objs is a file's objects.
 func objs(o ...manifest.Object) []manifest.Object { return o }
 

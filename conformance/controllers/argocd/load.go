@@ -66,18 +66,30 @@ func instances(objects []*Object) ([]string, map[string][]*Object) {
 	return names, by
 }
 
-// controllerNamespace is the namespace of a per-cluster Argo CD: where its AppProjects are
-// (ArgoCdTopology.perCluster's namespace); the hub's comes from the flag.
+// DefaultNamespace is Argo CD's namespace when neither the output nor the caller says another.
+const DefaultNamespace = "argocd"
+
+// controllerNamespace is the namespace an instance's Argo CD runs in: the hub's from the flag when
+// one is given; else where the instance's AppProjects (then ApplicationSets) are, which the
+// library writes into its Argo CD's namespace (ArgoCdTopology's namespace); else argocd. Argo CD
+// reads its cluster Secrets and AppProjects, and its ApplicationSet controller generates, only in
+// its own namespace (applicationset/controllers ArgoCDNamespace, settings.NewClusterInformer):
+// judged in another, a hub that runs in `gitops` generated no Application and nothing was checked.
 func controllerNamespace(instance string, objects []*Object, hub string) string {
-	if instance == "" {
+	if instance == "" && hub != "" {
 		return hub
 	}
-	for _, obj := range objects {
-		if obj.Kind == "AppProject" && obj.Namespace != "" {
-			return obj.Namespace
+	for _, kind := range []string{"AppProject", "ApplicationSet"} {
+		for _, obj := range objects {
+			if obj.Kind == kind && obj.Namespace != "" {
+				return obj.Namespace
+			}
 		}
 	}
-	return hub
+	if hub != "" {
+		return hub
+	}
+	return DefaultNamespace
 }
 
 // Fleet is the Argo CD objects one Argo CD instance reads, decoded into Argo CD's own types.

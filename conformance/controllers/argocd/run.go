@@ -17,7 +17,8 @@ type Options struct {
 	Manifests string
 	// Before is the same platform synthesized before a change ("": no change).
 	Before string
-	// Namespace is the hub's Argo CD namespace: objects without a namespace are applied there.
+	// Namespace is the hub's Argo CD namespace, where objects without a namespace are applied ("":
+	// where the hub's AppProjects are, else argocd).
 	Namespace string
 	// Now is the instant at which sync windows are evaluated (nil: not evaluated).
 	Now *time.Time

@@ -60,7 +60,7 @@ type SyncedSource struct {
 // NewArgoCDs are the Argo CD instances of a manifests directory: the hub's (""), and each
 // cluster's with an Argo CD of its own (its files <app>--<cluster>.k8s.yaml), by cluster.
 func NewArgoCDs(ctx context.Context, manifests string, g *GitWorld) (map[string]*ArgoCD, error) {
-	fleets, err := argocd.LoadFleets(manifests, "argocd")
+	fleets, err := argocd.LoadFleets(manifests, "")
 	if err != nil {
 		return nil, err
 	}

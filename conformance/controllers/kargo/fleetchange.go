@@ -46,11 +46,11 @@ func CheckFleetChangePromotions(ctx context.Context, r *Report, before, after st
 	if err := checkPromotions(ctx, NewReport(), beforeObjs, world, beforeArgos, nil, log, firstPromotion); err != nil {
 		return fmt.Errorf("--before: %w", err)
 	}
-	beforeFleets, err := argocd.LoadFleets(before, "argocd")
+	beforeFleets, err := argocd.LoadFleets(before, "")
 	if err != nil {
 		return err
 	}
-	afterFleets, err := argocd.LoadFleets(after, "argocd")
+	afterFleets, err := argocd.LoadFleets(after, "")
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("argo cd's applications: %w", err)
 	}
-	windows, err := argocd.LoadWindows(ctx, o.Manifests, "argocd")
+	windows, err := argocd.LoadWindows(ctx, o.Manifests, "")
 	if err != nil {
 		return nil, fmt.Errorf("argo cd's sync windows: %w", err)
 	}

@@ -25,7 +25,7 @@ func main() {
 
 func run(argv []string, stdout, stderr io.Writer) int {
 	flags := suite.NewFlags(command, "a JSON array of {kind, value, accepted}: sync-window schedules (kind cron) are judged", stderr)
-	namespace := flags.Set.String("namespace", "argocd", "the hub's Argo CD namespace (objects without a namespace go there)")
+	namespace := flags.Set.String("namespace", "", "the hub's Argo CD namespace, where objects without a namespace go (default: where the hub's AppProjects are, else argocd)")
 	if !flags.Parse(argv) {
 		return suite.ExitFailed
 	}
