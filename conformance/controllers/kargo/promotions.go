@@ -173,8 +173,18 @@ func (p *project) run(ctx context.Context) error {
 		return err
 	}
 	p.stagesWithSteps = stages
+	// every Stage gets its first promotion; the scenarios after it run on the first Stage of each
+	// shape of promotion (stepShape): the others run the same steps with other names and values
+	shapes := map[string]bool{}
 	for _, s := range stages {
-		for _, sc := range p.scenarios {
+		shape := stepShape(&s.Value)
+		scenarios := p.scenarios
+		if shapes[shape] && len(scenarios) > 1 {
+			scenarios = scenarios[:1]
+			p.r.count("stages promoted once (the scenarios after the first ran on a stage of the same shape)", 1)
+		}
+		shapes[shape] = true
+		for _, sc := range scenarios {
 			if err := p.promote(ctx, s, sc); err != nil {
 				return err
 			}

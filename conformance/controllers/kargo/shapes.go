@@ -1,0 +1,99 @@
+package kargo
+
+import (
+	"encoding/json"
+	"strings"
+
+	kargoapi "github.com/akuity/kargo/api/v1alpha1"
+)
+
+// stepShape is what a Stage's promotion does, without what only names it: the steps in order
+// (uses or task, if, continueOnError, retry, the names of their vars, the keys of their config
+// with every boolean and number, and every expression with the Stage's name taken out), and the
+// Warehouses it promotes from; a run of like steps counts once. The aliases, the vars' values and the config's plain strings
+// (branches, paths, repository URLs, cluster names) are left out: Stages that differ only there,
+// such as the per-cluster Stages of one wave, run the same steps with the same options on Kargo's
+// engine, and their first promotions check each one's branch and rendered content.
+func stepShape(stage *kargoapi.Stage) string {
+	type step struct {
+		Uses            string                           `json:"uses,omitempty"`
+		Task            *kargoapi.PromotionTaskReference `json:"task,omitempty"`
+		If              string                           `json:"if,omitempty"`
+		ContinueOnError bool                             `json:"continueOnError,omitempty"`
+		Retry           *kargoapi.PromotionStepRetry     `json:"retry,omitempty"`
+		Vars            []string                         `json:"vars,omitempty"`
+		Config          any                              `json:"config,omitempty"`
+	}
+	shape := struct {
+		Steps      []step   `json:"steps"`
+		Warehouses []string `json:"warehouses"`
+	}{}
+	if stage.Spec.PromotionTemplate != nil {
+		for _, s := range stage.Spec.PromotionTemplate.Spec.Steps {
+			st := step{Uses: s.Uses, Task: s.Task, If: withoutName(s.If, stage.Name), ContinueOnError: s.ContinueOnError, Retry: s.Retry}
+			for _, v := range s.Vars {
+				st.Vars = append(st.Vars, v.Name)
+			}
+			if s.Config != nil {
+				var config any
+				if err := json.Unmarshal(s.Config.Raw, &config); err != nil {
+					// a config that does not decode is its own shape: the Stage goes through every scenario
+					return stage.Namespace + "/" + stage.Name
+				}
+				st.Config = configShape(config, stage.Name)
+			}
+			// a run of like steps (one render task per cluster of a wave) is one step: a wave of
+			// three clusters runs the steps of a wave of one, three times
+			if n := len(shape.Steps); n > 0 && sameStep(shape.Steps[n-1], st) {
+				continue
+			}
+			shape.Steps = append(shape.Steps, st)
+		}
+	}
+	for _, req := range stage.Spec.RequestedFreight {
+		shape.Warehouses = append(shape.Warehouses, req.Origin.Name)
+	}
+	out, err := json.Marshal(shape)
+	if err != nil {
+		return stage.Namespace + "/" + stage.Name
+	}
+	return string(out)
+}
+
+func sameStep(a, b any) bool {
+	x, errX := json.Marshal(a)
+	y, errY := json.Marshal(b)
+	return errX == nil && errY == nil && string(x) == string(y)
+}
+
+func configShape(v any, stage string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = configShape(e, stage)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = configShape(e, stage)
+		}
+		return out
+	case string:
+		if strings.Contains(x, "${{") || strings.Contains(x, "${") {
+			return withoutName(x, stage)
+		}
+		return ""
+	}
+	return v
+}
+
+// withoutName is an expression with the Stage's name replaced (a commit message or an `if` that
+// names its Stage).
+func withoutName(expr, stage string) string {
+	if stage == "" {
+		return expr
+	}
+	return strings.ReplaceAll(expr, stage, "<stage>")
+}

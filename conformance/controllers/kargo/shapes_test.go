@@ -1,0 +1,42 @@
+package kargo
+
+import (
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	kargoapi "github.com/akuity/kargo/api/v1alpha1"
+)
+
+func TestStagesThatDifferOnlyInNamesShareAShape(t *testing.T) {
+	wave := func(name string, clusters ...string) *kargoapi.Stage {
+		steps := []kargoapi.PromotionStep{
+			{Uses: "git-clone", Config: config(t, `{"repoURL":"https://github.com/acme/deploy.git","checkout":[{"branch":"rendered/shop/`+name+`","create":true,"path":"./out"}]}`)},
+		}
+		for _, c := range clusters {
+			steps = append(steps, kargoapi.PromotionStep{As: "render-" + c, Task: &kargoapi.PromotionTaskReference{Kind: "PromotionTask", Name: "render-cluster"},
+				Vars: []kargoapi.ExpressionVariable{{Name: "cluster", Value: c}}})
+		}
+		steps = append(steps, kargoapi.PromotionStep{Uses: "git-commit", Config: config(t, `{"path":"./out","message":"render shop for `+name+` (${{ ctx.targetFreight.name }})"}`)})
+		return stage(name, steps, kargoapi.FreightSources{Direct: true})
+	}
+	one, three := stepShape(wave("prod-w1", "eu-1")), stepShape(wave("prod-w2", "us-1", "us-2", "ap-1"))
+	if one != three {
+		t.Errorf("a wave of one cluster and a wave of three differ:\n%s\n%s", one, three)
+	}
+	other := wave("prod-w3", "eu-2")
+	other.Spec.PromotionTemplate.Spec.Steps[0].Config = config(t, `{"repoURL":"https://github.com/acme/deploy.git","checkout":[{"branch":"rendered/shop/prod-w3","create":false,"path":"./out"}]}`)
+	if stepShape(other) == one {
+		t.Error("a checkout without create has the shape of one with it")
+	}
+	pr := wave("prod-w4", "eu-3")
+	pr.Spec.PromotionTemplate.Spec.Steps = append(pr.Spec.PromotionTemplate.Spec.Steps, kargoapi.PromotionStep{Uses: "git-open-pr"})
+	if stepShape(pr) == one {
+		t.Error("a stage that opens a pull request has the shape of one that does not")
+	}
+}
+
+func config(t *testing.T, raw string) *apiextensionsv1.JSON {
+	t.Helper()
+	return &apiextensionsv1.JSON{Raw: []byte(raw)}
+}
