@@ -1,4 +1,5 @@
-import { spawnSync } from 'child_process';
+import { spawn } from 'child_process';
+import * as os from 'os';
 import * as path from 'path';
 import { buildModules, findModules, progress, ROOT, SuiteError } from './suite';
 
@@ -42,12 +43,14 @@ const BREAKS: KnownBreak[] = [
 
 const FIXTURES = path.join('conformance', 'testdata', 'known-breaks');
 
-function check(b: KnownBreak): string | undefined {
+/** Fixtures checked at once: a fixture is one small project, whose promotions keep one core busy. */
+const PARALLEL = Math.max(2, os.cpus().length);
+
+async function check(b: KnownBreak): Promise<string | undefined> {
   progress(`known break ${b.name}`);
   const dir = path.join(FIXTURES, b.name);
   const args = b.change ? [path.join(dir, 'after'), '--before', path.join(dir, 'before')] : [dir];
-  const run = spawnSync('npx', ['tsx', path.join('conformance', 'run.ts'), ...args],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, CONFORMANCE_BUILT: '1' } });
+  const run = await suiteOn(args);
   if (run.status === 2 || run.error) {
     console.error(`conformance: the suite failed on ${dir}: ${(run.error?.message ?? run.stderr).trim()}`);
     process.exit(2);
@@ -55,7 +58,7 @@ function check(b: KnownBreak): string | undefined {
   const lines = run.stdout.split('\n');
   const upstreams = lines.map((l) => /\(upstream: (.*)\)$/.exec(l)?.[1]).filter((u): u is string => u !== undefined);
   const onObject = lines.filter((l) => l.includes(` ${b.object} `)).map((l) => /\(upstream: (.*)\)$/.exec(l)?.[1] ?? '');
-  const judged = run.stdout.split('\n').some((l) => l.startsWith(`${b.judge}: `));
+  const judged = lines.some((l) => l.startsWith(`${b.judge}: `));
   if (!judged) return `the conformance command ${b.judge} did not run on it`;
   if (run.status === 1 && onObject.some((u) => !u.startsWith('model:') && u.includes(b.decidedBy))) return undefined;
   const other = [...new Set(upstreams)];
@@ -63,17 +66,44 @@ function check(b: KnownBreak): string | undefined {
     + (other.length ? `; its findings name ${other.join('; ')}` : '; it has no finding');
 }
 
-try {
-  buildModules(findModules());
-} catch (e) {
-  console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error).message}`);
-  process.exit(2);
+/** `npx tsx conformance/run.ts <args>` (the modules are built already), its output collected. */
+function suiteOn(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', path.join('conformance', 'run.ts'), ...args],
+      { cwd: ROOT, env: { ...process.env, CONFORMANCE_BUILT: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', (error) => resolve({ status: null, stdout, stderr, error }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
-let missed = 0;
-for (const b of BREAKS) {
-  const problem = check(b);
-  if (problem) missed++;
-  console.log(`${problem ? 'MISSED' : 'caught'} ${b.name} (${b.judge}, ${b.decidedBy})${problem ? `: ${problem}` : ''}`);
+
+async function main(): Promise<void> {
+  try {
+    buildModules(findModules());
+  } catch (e) {
+    console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error).message}`);
+    process.exit(2);
+  }
+  const problems: (string | undefined)[] = new Array(BREAKS.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < BREAKS.length) {
+      const i = next++;
+      problems[i] = await check(BREAKS[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, BREAKS.length) }, worker));
+  let missed = 0;
+  BREAKS.forEach((b, i) => {
+    const problem = problems[i];
+    if (problem) missed++;
+    console.log(`${problem ? 'MISSED' : 'caught'} ${b.name} (${b.judge}, ${b.decidedBy})${problem ? `: ${problem}` : ''}`);
+  });
+  console.log(`${BREAKS.length - missed} of ${BREAKS.length} known breaks caught`);
+  process.exitCode = missed > 0 ? 1 : 0;
 }
-console.log(`${BREAKS.length - missed} of ${BREAKS.length} known breaks caught`);
-process.exitCode = missed > 0 ? 1 : 0;
+
+void main();
