@@ -214,7 +214,7 @@ func applications(ctx context.Context, r *Report, fleet *Fleet, argo *Argo) ([]*
 	if err != nil {
 		return nil, err
 	}
-	reportGenerated(r, generated)
+	reportGenerated(r, fleet, generated)
 	failed := c.ReconcileAll(ctx)
 	live, err := c.Applications(ctx)
 	if err != nil {
@@ -237,7 +237,13 @@ func applications(ctx context.Context, r *Report, fleet *Fleet, argo *Argo) ([]*
 }
 
 // reportGenerated turns what GenerateApplications and validateGeneratedApplications refuse into findings.
-func reportGenerated(r *Report, generated []Generated) {
+func reportGenerated(r *Report, fleet *Fleet, generated []Generated) {
+	secretsHere := 0
+	for _, c := range fleet.ClusterSecrets {
+		if c.Value.Namespace == fleet.Namespace {
+			secretsHere++
+		}
+	}
 	for _, g := range generated {
 		r.count("applicationSets", 1)
 		if g.Err != nil {
@@ -247,13 +253,17 @@ func reportGenerated(r *Report, generated []Generated) {
 			continue
 		}
 		if len(g.Applications) == 0 {
-			// the library writes an ApplicationSet only for an app with clusters: one that generates
-			// nothing deploys nothing, and nothing of it is checked (a hub judged in a namespace its
-			// cluster Secrets are not in went unnoticed this way)
-			r.add(g.AppSet.Object, "/spec/generators", "applicationset-generates-nothing",
-				fmt.Sprintf("argo cd's applicationset controller generates no application from applicationset %s: its generators select no cluster secret in %s, argo cd's namespace, where it reads them",
-					g.AppSet.Value.Name, g.AppSet.Value.Namespace),
-				upstream("applicationset/controllers/template", "GenerateApplications"))
+			r.count("applicationSetsGeneratingNothing", 1)
+			// an ApplicationSet of a wave a fleet change emptied generates nothing, harmlessly; an
+			// Argo CD with no cluster Secret in its namespace generates nothing from any, and nothing
+			// of them is checked (a hub judged in a namespace its Secrets are not in went unnoticed
+			// this way)
+			if secretsHere == 0 && len(fleet.ClusterSecrets) > 0 {
+				r.add(g.AppSet.Object, "/spec/generators", "applicationset-generates-nothing",
+					fmt.Sprintf("argo cd's applicationset controller generates no application from applicationset %s: no cluster secret is in %s, argo cd's namespace, the only one it reads them in",
+						g.AppSet.Value.Name, fleet.Namespace),
+					upstream("applicationset/controllers/template", "GenerateApplications"))
+			}
 			continue
 		}
 		names := make([]string, 0, len(g.Invalid))

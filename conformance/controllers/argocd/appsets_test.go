@@ -93,7 +93,7 @@ func TestTheHubRunsWhereItsProjectsAre(t *testing.T) {
 	}
 	// told that Argo CD runs in argocd, it finds no cluster Secret there, and says so
 	f := onlyFinding(t, runOn(t, files, nil), "applicationset-generates-nothing")
-	mustContain(t, f.Message, "applicationset shop-prod", "no cluster secret in gitops")
+	mustContain(t, f.Message, "applicationset shop-prod", "no cluster secret is in argocd")
 	if f.Name != "shop-prod" || !strings.HasSuffix(f.Upstream, "template.GenerateApplications") {
 		t.Errorf("finding %+v", f)
 	}
