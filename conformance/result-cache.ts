@@ -5,8 +5,8 @@ import * as path from 'path';
 /*
  * The reports of the commands on manifests, kept under what decides them, so that a run the suite
  * has already made is not made again: the differential's manifests/ case after `npm run
- * conformance -- manifests` in the same CI job (Kargo's 208 promotions of manifests/ take a minute
- * and a half on two cores), and every command of a second run on unchanged output.
+ * conformance -- manifests` in the same CI job (Kargo on manifests/, the longest of its cases),
+ * and every command of a second run on unchanged output.
  *
  * What decides a report: the command's binary (its bytes: a rebuilt command with other upstream
  * code or checks misses), the bytes and names of every file of the directories it reads
@@ -24,22 +24,23 @@ const KEEP_MS = 7 * 24 * 3600 * 1000;
 export interface CacheKeyParts {
   /** The command's binary. */
   readonly bin: string;
-  /** Its flags, with each directory replaced by `dir:<n>` for the n-th of `dirs`. */
+  /** Its flags, with each directory replaced by `dir:<n>` for the n-th of the directories. */
   readonly flags: string[];
-  /** The directories it reads, in the order the flags name them. */
-  readonly dirs: string[];
+  /** The digest of the directories it reads (`directoriesDigest`), in the order the flags name them. */
+  readonly dirs: string;
   /** What else decides the report (the git the command runs). */
   readonly context: string;
 }
 
 const binaryHashes = new Map<string, string>();
 
-/** The key of one run, or undefined when caching is off. */
-export function resultKey(parts: CacheKeyParts): string | undefined {
-  if (process.env.CONFORMANCE_NO_CACHE === '1') return undefined;
+/**
+ * The names and bytes of every file of the directories: computed once for all the commands that
+ * run on them.
+ */
+export function directoriesDigest(dirs: string[]): string {
   const h = createHash('sha256');
-  h.update(`bin ${binaryHash(parts.bin)}\nflags ${JSON.stringify(parts.flags)}\ncontext ${parts.context}\nday ${new Date().toISOString().slice(0, 10)}\n`);
-  parts.dirs.forEach((d, i) => {
+  dirs.forEach((d, i) => {
     h.update(`dir ${i}\n`);
     for (const file of filesBelow(d)) {
       const content = fs.readFileSync(path.join(d, file));
@@ -48,6 +49,20 @@ export function resultKey(parts: CacheKeyParts): string | undefined {
     }
   });
   return h.digest('hex');
+}
+
+/** The key of one run, or undefined when caching is off (CONFORMANCE_NO_CACHE=1). */
+export function resultKey(parts: CacheKeyParts): string | undefined {
+  if (!cacheOn()) return undefined;
+  return createHash('sha256')
+    .update(`bin ${binaryHash(parts.bin)}\nflags ${JSON.stringify(parts.flags)}\ncontext ${parts.context}\n`)
+    .update(`day ${new Date().toISOString().slice(0, 10)}\ndirs ${parts.dirs}\n`)
+    .digest('hex');
+}
+
+/** Whether reports are kept and reused. */
+export function cacheOn(): boolean {
+  return process.env.CONFORMANCE_NO_CACHE !== '1';
 }
 
 /** The report kept under a key, if any. */

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
-import { cachedResult, keepResult, resultKey } from './result-cache';
+import { cachedResult, cacheOn, directoriesDigest, keepResult, resultKey } from './result-cache';
 import { ControllerFinding, formatIssues, ManifestIssue, ModelBehaviour, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
@@ -193,8 +193,9 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
     flags.push('--now', options.now);
   }
   const where = path.relative(ROOT, dirs[0]) || '.';
+  const digest = cacheOn() ? directoriesDigest(dirs) : '';
   return modules.map((m) => {
-    const key = resultKey({ bin: m.bin, flags, dirs, context: gitVersion() });
+    const key = resultKey({ bin: m.bin, flags, dirs: digest, context: gitVersion() });
     const kept = cachedResult(key);
     let report: ModuleReport;
     if (kept !== undefined) {

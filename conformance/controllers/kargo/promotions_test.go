@@ -19,13 +19,14 @@ func TestEveryScenarioPromotesThroughKargosEngine(t *testing.T) {
 	if r.Counted["promotions run"] != len(Scenarios)+1 || len(r.Promotions) != len(Scenarios)+1 {
 		t.Fatalf("counted %v", r.Counted)
 	}
+	var want []string
+	for _, sc := range Scenarios {
+		want = append(want, "shop/dev "+sc.Name)
+	}
+	want = append(want, "shop/prod "+Scenarios[0].Name)
 	for i, p := range r.Promotions {
-		want := "shop/dev " + Scenarios[min(i, len(Scenarios)-1)].Name
-		if i == len(Scenarios) {
-			want = "shop/prod " + Scenarios[0].Name
-		}
-		if p.Stage+" "+p.Scenario != want {
-			t.Errorf("promotion %d: %s %s, want %s", i, p.Stage, p.Scenario, want)
+		if p.Stage+" "+p.Scenario != want[i] {
+			t.Errorf("promotion %d: %s %s, want %s", i, p.Stage, p.Scenario, want[i])
 		}
 	}
 	for _, p := range r.Promotions {

@@ -24,9 +24,10 @@ func stepShape(stage *kargoapi.Stage) string {
 		Vars            []string                         `json:"vars,omitempty"`
 		Config          any                              `json:"config,omitempty"`
 	}
+	own := stage.Namespace + "/" + stage.Name // the shape of a Stage whose steps do not encode: its own
 	shape := struct {
-		Steps      []step   `json:"steps"`
-		Warehouses []string `json:"warehouses"`
+		Steps      []json.RawMessage `json:"steps"`
+		Warehouses []string          `json:"warehouses"`
 	}{}
 	if stage.Spec.PromotionTemplate != nil {
 		for _, s := range stage.Spec.PromotionTemplate.Spec.Steps {
@@ -37,17 +38,20 @@ func stepShape(stage *kargoapi.Stage) string {
 			if s.Config != nil {
 				var config any
 				if err := json.Unmarshal(s.Config.Raw, &config); err != nil {
-					// a config that does not decode is its own shape: the Stage goes through every scenario
-					return stage.Namespace + "/" + stage.Name
+					return own
 				}
 				st.Config = configShape(config, stage.Name)
 			}
+			encoded, err := json.Marshal(st)
+			if err != nil {
+				return own
+			}
 			// a run of like steps (one render task per cluster of a wave) is one step: a wave of
 			// three clusters runs the steps of a wave of one, three times
-			if n := len(shape.Steps); n > 0 && sameStep(shape.Steps[n-1], st) {
+			if n := len(shape.Steps); n > 0 && string(shape.Steps[n-1]) == string(encoded) {
 				continue
 			}
-			shape.Steps = append(shape.Steps, st)
+			shape.Steps = append(shape.Steps, encoded)
 		}
 	}
 	for _, req := range stage.Spec.RequestedFreight {
@@ -55,15 +59,9 @@ func stepShape(stage *kargoapi.Stage) string {
 	}
 	out, err := json.Marshal(shape)
 	if err != nil {
-		return stage.Namespace + "/" + stage.Name
+		return own
 	}
 	return string(out)
-}
-
-func sameStep(a, b any) bool {
-	x, errX := json.Marshal(a)
-	y, errY := json.Marshal(b)
-	return errX == nil && errY == nil && string(x) == string(y)
 }
 
 func configShape(v any, stage string) any {
@@ -81,7 +79,8 @@ func configShape(v any, stage string) any {
 		}
 		return out
 	case string:
-		if strings.Contains(x, "${{") || strings.Contains(x, "${") {
+		// Kargo's expressions are ${{ ... }} (pkg/expressions json_templates.go)
+		if strings.Contains(x, "${{") {
 			return withoutName(x, stage)
 		}
 		return ""
