@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/cdk8s-gitops-platform/cdk8s-gitops-platform/conformance/controllers/argocd"
 )
@@ -60,6 +61,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		defer os.RemoveAll(work)
 	}
+	restoreTemp, err := tempDirUnder(work)
+	if err != nil {
+		return nil, err
+	}
+	defer restoreTemp()
 	// first: it points this process's proxy and CA at the local servers, which Go's HTTP clients
 	// read once
 	var world *World
@@ -105,4 +111,30 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// tempDirUnder points os.TempDir at a directory under work until the returned function runs,
+// then removes it. Kargo's engine leaves behind what it makes there: helm-template's
+// EphemeralDependencyManager is never torn down (pkg/promotion/runner/builtin/
+// helm_template_runner.go:168, pkg/helm/dependency_manager.go:59), and each promotion's
+// work directory is os.TempDir()/promotion-<uid> (pkg/controller/promotions/promotions.go:827),
+// which the reconciler removes only on the paths it reaches (cleanupWorkDir), not for every
+// promotion the suite runs. Three runs of the suite had left about 8,000 of each in /tmp.
+func tempDirUnder(work string) (func(), error) {
+	dir := filepath.Join(work, "tmp")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	previous, had := os.LookupEnv("TMPDIR")
+	if err := os.Setenv("TMPDIR", dir); err != nil {
+		return nil, err
+	}
+	return func() {
+		if had {
+			_ = os.Setenv("TMPDIR", previous)
+		} else {
+			_ = os.Unsetenv("TMPDIR")
+		}
+		_ = os.RemoveAll(dir)
+	}, nil
 }
