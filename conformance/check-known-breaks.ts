@@ -1,7 +1,7 @@
 import { spawn } from 'child_process';
 import * as os from 'os';
 import * as path from 'path';
-import { buildModules, findModules, progress, ROOT, SuiteError } from './suite';
+import { buildModules, findModules, inPool, progress, ROOT, SuiteError } from './suite';
 
 /*
  * npx tsx conformance/check-known-breaks.ts
@@ -87,15 +87,7 @@ async function main(): Promise<void> {
     console.error(`conformance: ${e instanceof SuiteError ? e.message : (e as Error).message}`);
     process.exit(2);
   }
-  const problems: (string | undefined)[] = new Array(BREAKS.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < BREAKS.length) {
-      const i = next++;
-      problems[i] = await check(BREAKS[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, BREAKS.length) }, worker));
+  const problems = await inPool(BREAKS, PARALLEL, check);
   let missed = 0;
   BREAKS.forEach((b, i) => {
     const problem = problems[i];

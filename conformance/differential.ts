@@ -1,9 +1,10 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
 import {
-  buildModules, ConformanceFinding, findModules, GoModule, ModuleReport, progress, ROOT, runModel, runModulesOnManifests, SuiteError,
+  buildModules, ConformanceFinding, findModules, GoModule, inPool, progress, ROOT, runCommandsAndModel, SuiteError,
 } from './suite';
 import { build, scratch } from '../test/property/build';
 import { worldArb } from '../test/property/defects';
@@ -73,6 +74,8 @@ const FLEET_CHANGES = Number(process.env.CONFORMANCE_FLEET_CHANGES ?? 6);
 /** Only the cases whose name matches (a regular expression), to rerun one kind of case. */
 const ONLY = process.env.CONFORMANCE_CASES === undefined ? undefined : new RegExp(process.env.CONFORMANCE_CASES);
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20261201);
+/** Cases compared at once: a case's commands wait on git and on each other, and the model runs in this process meanwhile. */
+const PARALLEL = Math.max(2, os.cpus().length);
 
 interface Case {
   readonly name: string;
@@ -96,10 +99,23 @@ function keyOf(f: ConformanceFinding, dir: string, behaviour: string): string {
   return [path.relative(dir, f.source), f.kind, f.namespace || '', f.name, behaviour].join(' ');
 }
 
-function compare(c: Case, modules: GoModule[], tally: Tally): void {
+function emptyTally(): Tally {
+  return { cases: 0, objects: 0, compared: 0, disagreements: [], codesSeen: new Map() };
+}
+
+function addTally(into: Tally, t: Tally): void {
+  into.cases += t.cases;
+  into.objects += t.objects;
+  into.compared += t.compared;
+  into.disagreements.push(...t.disagreements);
+  for (const [b, n] of t.codesSeen) into.codesSeen.set(b, (into.codesSeen.get(b) ?? 0) + n);
+}
+
+async function compare(c: Case, modules: GoModule[]): Promise<Tally> {
   const commands = modules.filter((m) => m.name === 'argocd' || (c.kargo && m.name === 'kargo'));
-  const reports: ModuleReport[] = runModulesOnManifests(commands, c.dir, c.before !== undefined ? { before: c.before } : {});
-  const model = runModel(c.dir, { all: true, ...(c.before !== undefined ? { before: c.before } : {}) });
+  const options = { all: true, ...(c.before !== undefined ? { before: c.before } : {}) };
+  const { commands: reports, model } = await runCommandsAndModel(commands, c.dir, options);
+  const tally = emptyTally();
   tally.cases++;
   tally.objects += countObjects(c.dir);
   const judged = (behaviour: string | undefined): behaviour is string => behaviour !== undefined && (c.kargo || !KARGO_BEHAVIOURS.has(behaviour));
@@ -123,6 +139,7 @@ function compare(c: Case, modules: GoModule[], tally: Tally): void {
     const f = (g ?? m)!;
     tally.disagreements.push(`${c.name}: ${g ? 'only the Go code' : 'only the test kit model'} flags ${key}: ${f.message} (upstream: ${f.upstream})`);
   }
+  return tally;
 }
 
 function countObjects(dir: string): number {
@@ -277,7 +294,7 @@ function describeEdit(edit: FleetEdit): string {
   ].join(', ');
 }
 
-function main(): number {
+async function main(): Promise<number> {
   // inside the project (gitignored): a module may look for the project's files above its input
   // (conformance/apiserver reads imports/schema-bundle.json)
   fs.mkdirSync(path.join(ROOT, '.conformance'), { recursive: true });
@@ -286,16 +303,22 @@ function main(): number {
     const modules = findModules().filter((m) => m.name === 'argocd' || m.name === 'kargo');
     if (modules.length !== 2) throw new SuiteError('conformance/controllers has no argocd and kargo commands to compare the test kit model with');
     buildModules(modules);
-    const tally: Tally = { cases: 0, objects: 0, compared: 0, disagreements: [], codesSeen: new Map() };
     const manifestsCases = manifestCases(work);
     const mutated = mutatedCases(manifestsCases, work);
     const worlds = worldCases(work);
     const changes = fleetChanges(work);
     const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes].filter((c) => ONLY === undefined || ONLY.test(c.name));
-    all.forEach((c, i) => {
+    // cases run PARALLEL at a time and are tallied in their order, so the output does not depend on which ends first
+    const seconds: number[] = new Array(all.length);
+    const tallies = await inPool(all, PARALLEL, async (c, i) => {
       progress(`differential ${i + 1}/${all.length}: ${c.name}`);
-      compare(c, modules, tally);
+      const started = Date.now();
+      const t = await compare(c, modules);
+      seconds[i] = (Date.now() - started) / 1000;
+      return t;
     });
+    const tally = emptyTally();
+    for (const t of tallies) addTally(tally, t);
     for (const d of tally.disagreements) console.log(d);
     const behaviours = [...new Set([...Object.values(MODEL_BEHAVIOUR), ...Object.values(UPSTREAM_BEHAVIOUR)])].sort();
     const seen = behaviours.map((b) => `${b} ${tally.codesSeen.get(b) ?? 0}`).join(', ');
@@ -304,6 +327,8 @@ function main(): number {
       + `kargo on ${all.filter((c) => c.kargo).length}), ${tally.objects} objects, ${tally.compared} flagged objects compared, `
       + `${tally.disagreements.length} disagreements`);
     console.log(`flagged objects compared, by behaviour: ${seen}`);
+    const slowest = all.map((c, i) => ({ name: c.name, s: seconds[i] })).sort((a, b) => b.s - a.s).slice(0, 5);
+    console.log(`slowest cases (wall, ${PARALLEL} at a time): ${slowest.map((c) => `${c.name} ${c.s.toFixed(1)} s`).join('; ')}`);
     if (ONLY !== undefined) console.log(`only the cases matching CONFORMANCE_CASES=${ONLY.source} ran`);
     console.log(`compared: the test kit model with ${modules.map((m) => m.name).join(', ')} (conformance/controllers)`);
     return tally.disagreements.length > 0 ? 1 : 0;
@@ -316,4 +341,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+void main().then((code) => { process.exitCode = code; });

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import {
   buildModules, ConformanceFinding, findModules, formatFinding, formatSummary, ManifestRunOptions, ModuleReport,
-  runModel, runModulesOnManifests, sortFindings, SuiteError,
+  runCommandsAndModel, sortFindings, SuiteError,
 } from './suite';
 
 /*
@@ -22,14 +22,15 @@ export interface ConformanceRun {
 }
 
 /** Builds the modules and runs them and the model on `dir`. @throws SuiteError */
-export function runConformance(dir: string, options: ManifestRunOptions = {}): ConformanceRun {
+export async function runConformance(dir: string, options: ManifestRunOptions = {}): Promise<ConformanceRun> {
   for (const d of [dir, options.before]) {
     if (d !== undefined && !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new SuiteError(`${d} is not a directory`);
   }
   const modules = findModules();
   // a caller that runs the suite many times (check-known-breaks.ts) builds the modules once
   if (process.env.CONFORMANCE_BUILT !== '1') buildModules(modules);
-  const reports = [...runModulesOnManifests(modules, dir, options), runModel(dir, options)];
+  const { commands, model } = await runCommandsAndModel(modules, dir, options);
+  const reports = [...commands, model];
   return { reports, findings: sortFindings(reports.flatMap((r) => r.findings)) };
 }
 
@@ -56,10 +57,10 @@ function parseArgs(argv: string[]): { dir: string } & ManifestRunOptions {
   return { dir, before, now };
 }
 
-function main(): number {
+async function main(): Promise<number> {
   try {
     const { dir, ...options } = parseArgs(process.argv.slice(2));
-    const { findings, reports } = runConformance(dir, options);
+    const { findings, reports } = await runConformance(dir, options);
     for (const f of findings) console.log(formatFinding(f));
     if (findings.length > 0) console.log('');
     for (const line of formatSummary(reports)) console.log(line);
@@ -77,5 +78,5 @@ function main(): number {
 if (require.main === module) {
   // a reader that stops early (`| head`) is not a failure of the suite, and no stack trace
   process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? process.exitCode ?? 0 : 2));
-  process.exitCode = main();
+  void main().then((code) => { process.exitCode = code; });
 }

@@ -1,6 +1,5 @@
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
@@ -8,8 +7,7 @@ import { cachedResult, cacheOn, directoriesDigest, keepResult, resultKey } from 
 import { ControllerFinding, formatIssues, ManifestIssue, ModelBehaviour, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
- * The conformance suite's plumbing, shared by run.ts, property-values.ts, check-known-breaks.ts and
- * differential.ts: build the Go modules under conformance/*\/go.mod (commands that run the
+ * The conformance suite's plumbing, shared by run.ts, check-known-breaks.ts and differential.ts: build the Go modules under conformance/*\/go.mod (commands that run the
  * synthesized output through Kargo's, Argo CD's, Argo Rollouts' and the API server's own Go code;
  * CONFORMANCE-PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
  * the controllers for the behaviours no command decides (docs/conformance.md says which).
@@ -118,6 +116,20 @@ function runWithProgress(what: string, command: string, dir: string, counted: st
   }
 }
 
+/** `run` on every item, `parallel` at a time, each result at its item's index. */
+export async function inPool<T, R>(items: readonly T[], parallel: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+  return results;
+}
+
 /** scripts/upstream-go.sh: the nested upstream modules, checked by git tree id. */
 function fillUpstreamGo(): void {
   const run = spawnSync(path.join(ROOT, 'scripts', 'upstream-go.sh'), ['--quiet'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
@@ -139,11 +151,6 @@ export function gitForKargo(): string {
   return gitDir;
 }
 
-/** Runs one module with protocol flags and returns its parsed report. */
-export function runModule(m: GoModule, args: string[]): ModuleReport {
-  return parseReport(m, spawnModule(m, args));
-}
-
 function parseReport(m: GoModule, run: { status: number | null; signal?: NodeJS.Signals | null; stdout: string }): ModuleReport {
   if (run.status !== 0) {
     throw new SuiteError(`the conformance command ${m.name} exited ${run.status ?? run.signal} (its reason is the line above)`);
@@ -161,11 +168,15 @@ function parseReport(m: GoModule, run: { status: number | null; signal?: NodeJS.
 }
 
 /** Runs a command; its progress and its reason for failing go to this process's stderr. */
-function spawnModule(m: GoModule, args: string[]) {
+function spawnModule(m: GoModule, args: string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
   const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}` };
-  const run = spawnSync(m.bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  if (run.error) throw new SuiteError(`conformance/${m.name} did not run (${run.error.message})`);
-  return run;
+  return new Promise((resolve, reject) => {
+    const child = spawn(m.bin, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.on('error', (e) => reject(new SuiteError(`conformance/${m.name} did not run (${e.message})`)));
+    child.on('close', (status, signal) => resolve({ status, signal, stdout: Buffer.concat(out).toString('utf8') }));
+  });
 }
 
 export interface ManifestRunOptions {
@@ -175,11 +186,13 @@ export interface ManifestRunOptions {
 }
 
 /**
- * Runs every module on a directory of manifests; module sources are made relative to the caller's
- * `dir`. A run made before with the same command and the same files is not made again: its report
- * is reused (result-cache.ts says what decides a report).
+ * Runs every module on a directory of manifests, all at once (Kargo's promotions wait on git most
+ * of their time, and take longest: the other commands run beside them); reports come back in the
+ * modules' order, and module sources are made relative to the caller's `dir`. A run made before
+ * with the same command and the same files is not made again: its report is reused
+ * (result-cache.ts says what decides a report).
  */
-export function runModulesOnManifests(modules: GoModule[], dir: string, options: ManifestRunOptions = {}): ModuleReport[] {
+export function runModulesOnManifests(modules: GoModule[], dir: string, options: ManifestRunOptions = {}): Promise<ModuleReport[]> {
   const dirs = [path.resolve(dir)];
   const args = ['--manifests', dirs[0]];
   const flags = ['--manifests', 'dir:0'];
@@ -194,7 +207,7 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
   }
   const where = path.relative(ROOT, dirs[0]) || '.';
   const digest = cacheOn() ? directoriesDigest(dirs) : '';
-  return modules.map((m) => {
+  return Promise.all(modules.map(async (m) => {
     const key = resultKey({ bin: m.bin, flags, dirs: digest, context: gitVersion() });
     const kept = cachedResult(key);
     let report: ModuleReport;
@@ -203,12 +216,24 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
       report = parseReport(m, { status: 0, stdout: kept });
     } else {
       progress(`running ${m.name} on ${where}`);
-      const run = spawnModule(m, args);
+      const run = await spawnModule(m, args);
       report = parseReport(m, run);
       keepResult(key, run.stdout);
     }
     return { ...report, findings: report.findings.map((f) => ({ ...f, source: path.join(dir, f.source) })) };
-  });
+  }));
+}
+
+/**
+ * The commands on a directory, and the test kit's model on it (runModel), which runs in this
+ * process once the commands have started in theirs.
+ */
+export async function runCommandsAndModel(modules: GoModule[], dir: string, options: ManifestRunOptions & { all?: boolean } = {}):
+Promise<{ commands: ModuleReport[]; model: ModuleReport }> {
+  const { all, ...runOptions } = options;
+  const modelRun = Promise.resolve().then(() => runModel(dir, options));
+  const [commands, model] = await Promise.all([runModulesOnManifests(modules, dir, runOptions), modelRun]);
+  return { commands, model };
 }
 
 /** The git the commands run (Kargo's steps), as a cache key part: where it is and its version. */
@@ -250,25 +275,6 @@ export function runModel(dir: string, options: ManifestRunOptions & { all?: bool
     counted: { files: countYamlFiles(dir) },
     findings: findings.map((f) => ({ ...f, upstream: modelUpstream(f.code) })),
   };
-}
-
-/** A value a Go parser reads (the protocol's `--values` entries) with the library's verdict. */
-export interface LibraryVerdict {
-  readonly kind: 'cron' | 'regex' | 'semver' | 'duration';
-  readonly value: string;
-  readonly accepted: boolean;
-}
-
-/** Runs every module's `--values` mode on the library's verdicts. */
-export function runModulesOnValues(modules: GoModule[], values: LibraryVerdict[]): ModuleReport[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-values-'));
-  try {
-    const file = path.join(dir, 'values.json');
-    fs.writeFileSync(file, JSON.stringify(values));
-    return modules.map((m) => runModule(m, ['--values', file]));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** One line per finding: the test kit's format followed by ` (upstream: <function>)`. */
