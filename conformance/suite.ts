@@ -94,7 +94,9 @@ export function buildModules(modules: GoModule[]): void {
     progress(`building ${rel} (${commands.map((c) => c.name).join(', ')})`);
     runWithProgress(`downloading the modules of ${rel}`, 'go mod download -x 2>&1', dir, '^# get ', 'module files fetched');
     const pkgs = commands.map((c) => c.pkg).join(' ');
-    runWithProgress(`building ${rel}`, `go build -v -ldflags='-s -w' -o ${JSON.stringify(BIN_DIR + path.sep)} ${pkgs} 2>&1`, dir, '^[A-Za-z0-9._~/-]+$', 'packages compiled',
+    // -buildvcs=false: the project's commit and whether its tree is clean would be stamped into
+    // the binaries, and a report kept for a binary (result-cache.ts) would then miss after any edit
+    runWithProgress(`building ${rel}`, `go build -v -buildvcs=false -ldflags='-s -w' -o ${JSON.stringify(BIN_DIR + path.sep)} ${pkgs} 2>&1`, dir, '^[A-Za-z0-9._~/-]+$', 'packages compiled',
       (out) => `${rel} does not build (go build: ${firstLine(out.split('\n').filter((l) => !/^[A-Za-z0-9._~/-]+$/.test(l)).join('\n'))})`);
     progress(`built ${rel} in ${Math.round((Date.now() - started) / 1000)} s`);
   }
