@@ -180,6 +180,29 @@ function sortedEntries(files: Record<string, string>): Array<[string, string]> {
   return Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * Why a promotion of the Stage started at `now` fails, or undefined when it succeeds, with its
+ * `fail` steps run with their `if` (a deploy freeze's reads `now()`) and every other step standing
+ * in with success, without its `if` or config: what the release timeline asks of a promotion, as
+ * conformance/controllers/kargo/timeline.go runs it through Kargo's orchestrator. The other steps'
+ * effects are checkPromotions'.
+ */
+export function promotionFailureAt(stage: any, objects: any[], now: Date): string | undefined {
+  let steps: InflatedStep[];
+  try {
+    steps = inflateSteps(stage, taskIndex(objects, stage.metadata?.namespace));
+  } catch (e) {
+    return `${(e as Error).message}: the webhook rejects every Promotion`;
+  }
+  const standIns = steps.map((s): InflatedStep => (s.uses === 'fail' ? s : { alias: s.alias, uses: 'stand-in', vars: [], origin: s.origin }));
+  const warehouses = requestedWarehouses(stage, objects);
+  const freight = new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), warehouses.flatMap((w) => warehouseArtifacts(w)), {}, 1);
+  const env = { ...stepEnv({ stage, steps: standIns, apps: [], deps: [], reviewer: 'merge', now }, new GitWorld(), 0), chartDependencies: 'any' as const };
+  const result = runPromotion({ stage, steps: standIns, freight, env });
+  const bad = result.steps.find((r) => r.status === 'Errored' || r.status === 'Failed');
+  return bad && `step ${JSON.stringify(bad.step.alias)} (${bad.step.uses}) ${bad.status}: ${bad.error ?? 'no detail'}`;
+}
+
 export function requestedWarehouses(stage: any, objects: any[]): any[] {
   const names = (stage.spec?.requestedFreight ?? []).filter((r: any) => r?.origin?.kind === 'Warehouse').map((r: any) => r.origin.name);
   return objects.filter((o) => o?.kind === 'Warehouse' && o.metadata?.namespace === stage.metadata?.namespace && names.includes(o.metadata?.name));

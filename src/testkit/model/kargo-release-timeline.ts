@@ -1,6 +1,8 @@
 import { ControllerFinding, finding } from './controller-finding';
 import { isFreightAvailable, listFreightAvailableToStage, ModelFreight } from './kargo-freight-availability';
+import { promotionFailureAt } from './kargo-promotion-model';
 import { ModelStage, modelStages, RunTimingOptions } from './kargo-stage-specs';
+import { MODEL_CLOCK } from './kargo-steps';
 
 /**
  * One release through a Kargo v1.11.2 project over simulated time: one Freight per Warehouse,
@@ -17,6 +19,10 @@ import { ModelStage, modelStages, RunTimingOptions } from './kargo-stage-specs';
  *   (the UI lists `ListFreightAvailableToStage`, `pkg/server/query_freights_v1alpha1.go`);
  * - every Promotion, automatic or not, is admitted only if `Stage.IsFreightAvailable`
  *   (`pkg/webhook/kubernetes/promotion/webhook.go` `ValidateCreate`), else retried later;
+ * - a Promotion fails when one of its `fail` steps does at its start (a deploy freeze, whose
+ *   `if` reads the clock: promotionFailureAt); Kargo does not promote the same Freight again by
+ *   itself after that (`regular_stages.go` `autoPromoteFreight`), and a person tries again an
+ *   hour later at the earliest (as conformance/controllers/kargo/timeline.go);
  * - control-flow Stages (`control_flow_stages.go`): reconciled only on creation and on the
  *   events above (no timer), marking every listed Freight verified (`markFreightVerifiedForStage`).
  */
@@ -27,6 +33,8 @@ export interface ReleaseTimelineOptions extends RunTimingOptions {
   readonly horizonSeconds?: number;
   /** Freight a person approves for a Stage (`approvedFor`), with the second they do. @default - none */
   readonly approvals?: Array<{ readonly stage: string; readonly at: number }>;
+  /** When the release is discovered: second 0 of the timeline, on the clock freeze steps read. @default MODEL_CLOCK */
+  readonly now?: Date;
 }
 
 /** When the release reached each Stage (promotion done, or verified in a control-flow Stage) and was verified there. */
@@ -51,7 +59,13 @@ interface Run {
   promotingUntil?: number;
   verifyingUntil?: number;
   nextReconcile: number;
+  /** When its last promotion failed, and why. */
+  failedAt?: number;
+  heldBy?: string;
 }
+
+/** How long a person waits before promoting Freight again after its promotion failed. */
+const RETRY_AFTER_FAILURE = 3600;
 
 /** Simulates one release through every Kargo project among the objects. */
 export function simulateRelease(objects: any[], options: ReleaseTimelineOptions = {}): ReleaseTimeline {
@@ -75,6 +89,8 @@ function simulateProject(project: ModelStage[], objects: any[], options: Release
   const downstream = (name: string) => project.filter(s => s.requests.some(r => r.stages.includes(name))).map(s => s.name);
   const promotion = options.promotionSeconds ?? 60;
   const horizon = options.horizonSeconds ?? 7 * 24 * 3600;
+  const start = (options.now ?? MODEL_CLOCK).getTime();
+  const failureAt = (stage: ModelStage, t: number) => promotionFailureAt(stage.obj, objects, new Date(start + t * 1000));
   // creation: every Stage is reconciled once (GenerationChangedPredicate), the Freight wakes direct ones
   let queue = project.map(s => s.name);
   for (let t = 0; t <= horizon; t = nextMoment(runs, freight, options, t)) {
@@ -103,7 +119,7 @@ function simulateProject(project: ModelStage[], objects: any[], options: Release
     while (queue.length > 0) {
       const next = [...new Set(queue)];
       queue = [];
-      for (const name of next) queue.push(...reconcile(runs.get(name)!, freight, t, promotion, downstream));
+      for (const name of next) queue.push(...reconcile(runs.get(name)!, freight, t, { promotion, downstream, failureAt, start }));
     }
     if ([...runs.values()].every(r => r.verified !== undefined)) break;
   }
@@ -135,26 +151,44 @@ function markVerified(run: Run, freight: ModelFreight[], t: number, downstream: 
   return downstream(run.stage.name);
 }
 
+interface ReconcileContext {
+  readonly promotion: number;
+  readonly downstream: (name: string) => string[];
+  readonly failureAt: (stage: ModelStage, t: number) => string | undefined;
+  /** Second 0 of the timeline, in epoch milliseconds. */
+  readonly start: number;
+}
+
 /** One reconcile (or a person's look); returns the Stages it wakes. */
-function reconcile(run: Run, freight: ModelFreight[], t: number, promotion: number, downstream: (name: string) => string[]): string[] {
+function reconcile(run: Run, freight: ModelFreight[], t: number, c: ReconcileContext): string[] {
   const { stage } = run;
   const listed = listFreightAvailableToStage(freight, stage.name, stage.requests, t);
   if (stage.controlFlow) {
     if (listed.length === 0 || run.verified !== undefined) return [];
     run.reached = t;
-    return markVerified(run, freight, t, downstream);
+    return markVerified(run, freight, t, c.downstream);
   }
   if (run.nextReconcile <= t) run.nextReconcile = t + REQUEUE;
   if (run.reached !== undefined || run.promotingUntil !== undefined) return [];
   const candidate = listed[listed.length - 1];
-  if (candidate !== undefined && isFreightAvailable(candidate, stage.name, stage.requests, t)) run.promotingUntil = t + promotion;
+  if (candidate === undefined || !isFreightAvailable(candidate, stage.name, stage.requests, t)) return [];
+  if (run.failedAt !== undefined && t < run.failedAt + RETRY_AFTER_FAILURE) return [];
+  const failure = c.failureAt(stage, t);
+  if (failure !== undefined) {
+    run.failedAt = t;
+    run.heldBy = `its promotion at ${new Date(c.start + t * 1000).toISOString()} fails: ${failure}`;
+    return [];
+  }
+  run.failedAt = undefined;
+  run.promotingUntil = t + c.promotion;
   return [];
 }
 
 /**
  * What the timeline shows against what the Stages ask: a Stage the release never reaches, one
  * it reaches later than its upstreams' checks and the soak it asks for allow (plus a promotion
- * and a reconcile), and one it reaches before that soak is over.
+ * and a reconcile; not one a failed promotion held, as a freeze does by design), and one it
+ * reaches before that soak is over.
  */
 function judge(runs: Map<string, Run>, options: ReleaseTimelineOptions): ControllerFinding[] {
   const out: ControllerFinding[] = [];
@@ -169,7 +203,8 @@ function judge(runs: Map<string, Run>, options: ReleaseTimelineOptions): Control
       continue;
     }
     const latest = latestOf(stage.name);
-    if (Number.isFinite(latest) && run.reached > latest) {
+    // a Stage whose promotion failed (a freeze held it) is reached when a person promotes it again
+    if (Number.isFinite(latest) && run.reached > latest && run.heldBy === undefined) {
       out.push(finding(stage.obj, path, 'freight-late',
         `the release reaches Stage ${JSON.stringify(stage.name)} after ${hours(run.reached)}, though its upstreams' checks and its soak allow ${hours(latest)}`));
     }
@@ -216,11 +251,13 @@ function combine(stage: ModelStage, times: number[]): number {
 
 function whyNot(run: Run, runs: Map<string, Run>): string {
   const { stage } = run;
+  if (run.heldBy !== undefined) return run.heldBy;
   const missing = stage.requests.flatMap(r => r.stages).filter(u => runs.get(u)?.verified === undefined);
   const req = stage.requests[0];
   if (req === undefined) return 'it requests no Freight';
   if (req.strategy === 'All' ? missing.length > 0 : missing.length === req.stages.length) {
-    return `its upstream ${missing.map(m => JSON.stringify(m)).join(', ')} never verifies it`;
+    const held = missing.map(m => heldUpstream(m, runs)).find(h => h !== undefined);
+    return `its upstream ${missing.map(m => JSON.stringify(m)).join(', ')} never verifies it${held ? ` (${held})` : ''}`;
   }
   const ups = req.stages.map(u => runs.get(u)).filter((u): u is Run => u !== undefined);
   if (ups.some(u => u.stage.controlFlow) && req.soakSeconds !== undefined) {
@@ -235,6 +272,18 @@ function whyNot(run: Run, runs: Map<string, Run>): string {
       + 'and the soak was not over then (control_flow_stages.go)';
   }
   return 'the Freight is never listed as available to it (ListFreightFromWarehouse)';
+}
+
+/** What holds a Stage the release never verifies, or the first of its upstreams that a failed promotion holds. */
+function heldUpstream(name: string, runs: Map<string, Run>): string | undefined {
+  const run = runs.get(name);
+  if (run === undefined || run.verified !== undefined) return undefined;
+  if (run.heldBy !== undefined) return `${JSON.stringify(name)}: ${run.heldBy}`;
+  for (const u of run.stage.requests.flatMap(r => r.stages)) {
+    const held = heldUpstream(u, runs);
+    if (held !== undefined) return held;
+  }
+  return undefined;
 }
 
 function hours(seconds: number): string {

@@ -2,6 +2,7 @@ import { Testing } from 'cdk8s';
 import { describe, expect, test } from 'vitest';
 import { defineExamples } from '../../../apps';
 import { simulateRelease } from '../../../src/testkit/model/kargo-release-timeline';
+import { MODEL_CLOCK } from '../../../src/testkit/model/kargo-steps';
 
 // Hand-made Kargo projects, the shapes the library wrote before soaks moved into verification and
 // the shape it writes now, through the timeline model (Kargo v1.11.2 over simulated time).
@@ -21,6 +22,8 @@ interface StageShape {
   readonly controlFlow?: boolean;
   /** AnalysisTemplates of the Stage's verification */
   readonly checks?: string[];
+  /** the `if` of a deploy freeze's fail step before its other steps */
+  readonly freezeIf?: string;
 }
 
 function stage(s: StageShape): any {
@@ -34,10 +37,14 @@ function stage(s: StageShape): any {
         sources: s.from === undefined ? { direct: true }
           : { stages: s.from, ...s.strategy ? { availabilityStrategy: s.strategy } : {}, ...s.soak ? { requiredSoakTime: s.soak } : {} },
       }],
-      ...s.controlFlow ? {} : { promotionTemplate: { spec: { steps: [{ uses: 'git-clone' }] } } },
+      ...s.controlFlow ? {} : { promotionTemplate: { spec: { steps: [...freezeSteps(s), { uses: 'git-clone' }] } } },
       ...s.checks ? { verification: { analysisTemplates: s.checks.map(name => ({ kind: 'AnalysisTemplate', name })) } } : {},
     },
   };
+}
+
+function freezeSteps(s: StageShape): any[] {
+  return s.freezeIf === undefined ? [] : [{ as: 'freeze-1', uses: 'fail', if: s.freezeIf, config: { message: `deploy freeze of stage ${s.name}` } }];
 }
 
 function template(name: string, metrics: any[]): any {
@@ -200,5 +207,37 @@ describe('timeline model on the example apps: a release reaches every production
       expect(at!, w.kargoStage).toBeGreaterThanOrEqual(w.earliestSeconds);
       expect(at!, w.kargoStage).toBeLessThanOrEqual(w.earliestSeconds + depth.get(w.kargoStage)! * 15 * 60);
     }
+  });
+});
+
+describe('timeline model: a promotion whose fail step fails (a deploy freeze, as timeline.go runs it)', () => {
+  const frozen = (freezeIf: string) => project([{ name: 'dev', auto: true }, { name: 'prod', from: ['dev'], auto: true, freezeIf }]);
+
+  test('a freeze that never closes holds the release for good: Kargo does not promote it again, a person tries in vain', () => {
+    const { findings, stages } = simulateRelease(frozen('${{ true }}'));
+    expect(stages.get(`${NS}/prod`)?.reached).toBeUndefined();
+    expect(findings.map(f => [f.name, f.code])).toEqual([['prod', 'freight-never-available']]);
+    expect(findings[0].message).toContain('fails: step "freeze-1" (fail) Failed: failed: deploy freeze of stage prod');
+  });
+
+  /** A freeze open until two hours after the model's clock, written the way the library writes times. */
+  const twoHoursIn = () => {
+    const ends = new Date(MODEL_CLOCK.getTime() + 2 * HOUR * 1000);
+    const wall = ends.toISOString().slice(0, 19).replace('T', ' ');
+    return { ends, freezeIf: `\${{ now() < date('${wall}', '2006-01-02 15:04:05') }}` };
+  };
+
+  test('a freeze open for the first two hours holds the release until a person promotes it after the freeze ends', () => {
+    const objects = frozen(twoHoursIn().freezeIf);
+    const at = reached(objects, 'prod')!;
+    expect(at).toBeGreaterThanOrEqual(2 * HOUR);
+    expect(at).toBeLessThan(3.5 * HOUR);
+    expect(reached(objects, 'dev')).toBeLessThan(HOUR);
+    expect(codesByStage(objects)).toEqual([]);
+  });
+
+  test("the clock starts at the options' now", () => {
+    const { ends, freezeIf } = twoHoursIn();
+    expect(simulateRelease(frozen(freezeIf), { now: ends }).stages.get(`${NS}/prod`)?.reached).toBeLessThan(HOUR);
   });
 });
