@@ -187,8 +187,8 @@ function reconcile(run: Run, freight: ModelFreight[], t: number, c: ReconcileCon
 /**
  * What the timeline shows against what the Stages ask: a Stage the release never reaches, one
  * it reaches later than its upstreams' checks and the soak it asks for allow (plus a promotion
- * and a reconcile; not one a failed promotion held, as a freeze does by design), and one it
- * reaches before that soak is over.
+ * and a reconcile; a Stage a failed promotion held, as a freeze does by design, and the Stages
+ * after it count from when it was reached), and one it reaches before that soak is over.
  */
 function judge(runs: Map<string, Run>, options: ReleaseTimelineOptions): ControllerFinding[] {
   const out: ControllerFinding[] = [];
@@ -203,8 +203,7 @@ function judge(runs: Map<string, Run>, options: ReleaseTimelineOptions): Control
       continue;
     }
     const latest = latestOf(stage.name);
-    // a Stage whose promotion failed (a freeze held it) is reached when a person promotes it again
-    if (Number.isFinite(latest) && run.reached > latest && run.heldBy === undefined) {
+    if (Number.isFinite(latest) && run.reached > latest) {
       out.push(finding(stage.obj, path, 'freight-late',
         `the release reaches Stage ${JSON.stringify(stage.name)} after ${hours(run.reached)}, though its upstreams' checks and its soak allow ${hours(latest)}`));
     }
@@ -229,10 +228,13 @@ function latestReach(runs: Map<string, Run>, promotion: number): (name: string) 
     const known = memo.get(name);
     if (known !== undefined) return known;
     memo.set(name, Infinity); // a cycle never delivers
-    const { stage } = runs.get(name)!;
+    const run = runs.get(name)!;
+    const { stage } = run;
     const soak = stage.askedSoakSeconds ?? 0;
     const ready = combine(stage, upstreamRuns(stage, runs).map(u => latest(u.stage.name) + Math.max(u.stage.verificationSeconds, soak)));
-    const value = ready + (stage.controlFlow ? 0 : promotion + (stage.autoPromote ? REQUEUE : 0)) + TICK;
+    const planned = ready + (stage.controlFlow ? 0 : promotion + (stage.autoPromote ? REQUEUE : 0)) + TICK;
+    // a failed promotion (a freeze) holds a Stage by design: it and what follows it count from when it was reached
+    const value = run.heldBy !== undefined && run.reached !== undefined ? Math.max(planned, run.reached) : planned;
     memo.set(name, value);
     return value;
   };
