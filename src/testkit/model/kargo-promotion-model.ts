@@ -2,7 +2,7 @@ import { ControllerFinding, finding } from './controller-finding';
 import { artifactKey, SimulatedFreight, SubscribedArtifact, warehouseArtifacts } from './freight';
 import { GitWorld, normalizeGitUrl, WorkDir } from './git-world';
 import { ChartDependency, ModelApplication, StepEnv, syncProblem } from './kargo-steps';
-import { inflateSteps, InflatedStep, PromotionResult, runPromotion } from './promotion-runner';
+import { inflateSteps, InflatedStep, PromotionResult, runPromotion, StepRecord } from './promotion-runner';
 
 /**
  * Runs every Stage's promotion template through the promotion runner model in four scenarios,
@@ -131,11 +131,19 @@ function stepEnv(ctx: StageRun, world: GitWorld, n: number): StepEnv {
 }
 
 function failureFinding(stage: any, scenario: string, result: PromotionResult): any {
-  const bad = result.steps.find((r) => r.status === 'Errored' || r.status === 'Failed')!;
+  const bad = failedStep(result);
   const stepIndex = stageStepIndex(stage, bad.step.alias);
   const path = stepIndex >= 0 ? `/spec/promotionTemplate/spec/steps/${stepIndex}` : '/spec/promotionTemplate/spec/steps';
-  return finding(stage, path, bad.code ?? 'promotion-failed',
-    `${scenario}: step ${JSON.stringify(bad.step.alias)} (${bad.step.uses}) ${bad.status}: ${bad.error ?? 'no detail'}; the Promotion ends ${result.phase}`);
+  return finding(stage, path, bad.code ?? 'promotion-failed', `${scenario}: ${describeStep(bad)}; the Promotion ends ${result.phase}`);
+}
+
+/** The step that ended a Promotion that did not succeed: the first that Errored or Failed without continueOnError. */
+function failedStep(result: PromotionResult): StepRecord {
+  return result.steps.find((r) => (r.status === 'Errored' || r.status === 'Failed') && !r.step.continueOnError)!;
+}
+
+function describeStep(r: StepRecord): string {
+  return `step ${JSON.stringify(r.step.alias)} (${r.step.uses}) ${r.status}: ${r.error ?? 'no detail'}`;
 }
 
 /** The index in the Stage of a step alias (a task step counts as its calling step). */
@@ -181,26 +189,28 @@ function sortedEntries(files: Record<string, string>): Array<[string, string]> {
 }
 
 /**
- * Why a promotion of the Stage started at `now` fails, or undefined when it succeeds, with its
- * `fail` steps run with their `if` (a deploy freeze's reads `now()`) and every other step standing
- * in with success, without its `if` or config: what the release timeline asks of a promotion, as
- * conformance/controllers/kargo/timeline.go runs it through Kargo's orchestrator. The other steps'
- * effects are checkPromotions'.
+ * For a Stage: why a promotion of it started at an instant fails, or undefined when it succeeds,
+ * with its `fail` steps run with their `if` (a deploy freeze's reads `now()`) and every other step
+ * standing in with success, without its `if` or config: what the release timeline asks of a
+ * promotion, as conformance/controllers/kargo/timeline.go runs it through Kargo's orchestrator.
+ * The other steps' effects are checkPromotions'. The steps are inflated once per Stage.
  */
-export function promotionFailureAt(stage: any, objects: any[], now: Date): string | undefined {
+export function promotionFailure(stage: any, objects: any[]): (now: Date) => string | undefined {
   let steps: InflatedStep[];
   try {
     steps = inflateSteps(stage, taskIndex(objects, stage.metadata?.namespace));
   } catch (e) {
-    return `${(e as Error).message}: the webhook rejects every Promotion`;
+    const refused = `${(e as Error).message}: the webhook rejects every Promotion`;
+    return () => refused;
   }
   const standIns = steps.map((s): InflatedStep => (s.uses === 'fail' ? s : { alias: s.alias, uses: 'stand-in', vars: [], origin: s.origin }));
   const warehouses = requestedWarehouses(stage, objects);
   const freight = new SimulatedFreight(warehouses.map((w) => w.metadata?.name).join('+'), warehouses.flatMap((w) => warehouseArtifacts(w)), {}, 1);
-  const env = { ...stepEnv({ stage, steps: standIns, apps: [], deps: [], reviewer: 'merge', now }, new GitWorld(), 0), chartDependencies: 'any' as const };
-  const result = runPromotion({ stage, steps: standIns, freight, env });
-  const bad = result.steps.find((r) => r.status === 'Errored' || r.status === 'Failed');
-  return bad && `step ${JSON.stringify(bad.step.alias)} (${bad.step.uses}) ${bad.status}: ${bad.error ?? 'no detail'}`;
+  return (now) => {
+    const env = { ...stepEnv({ stage, steps: standIns, apps: [], deps: [], reviewer: 'merge', now }, new GitWorld(), 0), chartDependencies: 'any' as const };
+    const result = runPromotion({ stage, steps: standIns, freight, env });
+    return result.phase === 'Succeeded' ? undefined : describeStep(failedStep(result));
+  };
 }
 
 export function requestedWarehouses(stage: any, objects: any[]): any[] {

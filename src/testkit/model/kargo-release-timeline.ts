@@ -1,6 +1,6 @@
 import { ControllerFinding, finding } from './controller-finding';
 import { isFreightAvailable, listFreightAvailableToStage, ModelFreight } from './kargo-freight-availability';
-import { promotionFailureAt } from './kargo-promotion-model';
+import { promotionFailure } from './kargo-promotion-model';
 import { ModelStage, modelStages, RunTimingOptions } from './kargo-stage-specs';
 import { MODEL_CLOCK } from './kargo-steps';
 
@@ -20,7 +20,7 @@ import { MODEL_CLOCK } from './kargo-steps';
  * - every Promotion, automatic or not, is admitted only if `Stage.IsFreightAvailable`
  *   (`pkg/webhook/kubernetes/promotion/webhook.go` `ValidateCreate`), else retried later;
  * - a Promotion fails when one of its `fail` steps does at its start (a deploy freeze, whose
- *   `if` reads the clock: promotionFailureAt); Kargo does not promote the same Freight again by
+ *   `if` reads the clock: promotionFailure); Kargo does not promote the same Freight again by
  *   itself after that (`regular_stages.go` `autoPromoteFreight`), and a person tries again an
  *   hour later at the earliest (as conformance/controllers/kargo/timeline.go);
  * - control-flow Stages (`control_flow_stages.go`): reconciled only on creation and on the
@@ -59,8 +59,9 @@ interface Run {
   promotingUntil?: number;
   verifyingUntil?: number;
   nextReconcile: number;
-  /** When its last promotion failed, and why. */
+  /** When its last promotion failed. */
   failedAt?: number;
+  /** Why its last failed promotion failed; kept once it is promoted after all (it was held). */
   heldBy?: string;
 }
 
@@ -90,7 +91,12 @@ function simulateProject(project: ModelStage[], objects: any[], options: Release
   const promotion = options.promotionSeconds ?? 60;
   const horizon = options.horizonSeconds ?? 7 * 24 * 3600;
   const start = (options.now ?? MODEL_CLOCK).getTime();
-  const failureAt = (stage: ModelStage, t: number) => promotionFailureAt(stage.obj, objects, new Date(start + t * 1000));
+  const failures = new Map(project.map(s => [s.name, promotionFailure(s.obj, objects)]));
+  const failureAt = (stage: ModelStage, t: number) => {
+    const at = new Date(start + t * 1000);
+    const failure = failures.get(stage.name)!(at);
+    return failure && `its promotion at ${at.toISOString()} fails: ${failure}`;
+  };
   // creation: every Stage is reconciled once (GenerationChangedPredicate), the Freight wakes direct ones
   let queue = project.map(s => s.name);
   for (let t = 0; t <= horizon; t = nextMoment(runs, freight, options, t)) {
@@ -119,7 +125,7 @@ function simulateProject(project: ModelStage[], objects: any[], options: Release
     while (queue.length > 0) {
       const next = [...new Set(queue)];
       queue = [];
-      for (const name of next) queue.push(...reconcile(runs.get(name)!, freight, t, { promotion, downstream, failureAt, start }));
+      for (const name of next) queue.push(...reconcile(runs.get(name)!, freight, t, { promotion, downstream, failureAt }));
     }
     if ([...runs.values()].every(r => r.verified !== undefined)) break;
   }
@@ -154,9 +160,8 @@ function markVerified(run: Run, freight: ModelFreight[], t: number, downstream: 
 interface ReconcileContext {
   readonly promotion: number;
   readonly downstream: (name: string) => string[];
+  /** Why a promotion of the Stage started at second t fails, or undefined. */
   readonly failureAt: (stage: ModelStage, t: number) => string | undefined;
-  /** Second 0 of the timeline, in epoch milliseconds. */
-  readonly start: number;
 }
 
 /** One reconcile (or a person's look); returns the Stages it wakes. */
@@ -176,7 +181,7 @@ function reconcile(run: Run, freight: ModelFreight[], t: number, c: ReconcileCon
   const failure = c.failureAt(stage, t);
   if (failure !== undefined) {
     run.failedAt = t;
-    run.heldBy = `its promotion at ${new Date(c.start + t * 1000).toISOString()} fails: ${failure}`;
+    run.heldBy = failure;
     return [];
   }
   run.failedAt = undefined;

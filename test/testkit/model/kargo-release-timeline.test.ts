@@ -220,6 +220,13 @@ describe('timeline model: a promotion whose fail step fails (a deploy freeze, as
     expect(findings[0].message).toContain('fails: step "freeze-1" (fail) Failed: failed: deploy freeze of stage prod');
   });
 
+  test('a fail step with continueOnError does not fail the promotion (the Promotion still succeeds)', () => {
+    const objects = frozen('${{ true }}');
+    objects.find(o => o.kind === 'Stage' && o.metadata.name === 'prod').spec.promotionTemplate.spec.steps[0].continueOnError = true;
+    expect(reached(objects, 'prod')).toBeLessThan(HOUR);
+    expect(codesByStage(objects)).toEqual([]);
+  });
+
   /** A freeze open until two hours after the model's clock, written the way the library writes times. */
   const twoHoursIn = () => {
     const ends = new Date(MODEL_CLOCK.getTime() + 2 * HOUR * 1000);
