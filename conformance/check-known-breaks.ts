@@ -1,7 +1,5 @@
-import { spawn } from 'child_process';
-import * as os from 'os';
 import * as path from 'path';
-import { buildModules, findModules, inPool, progress, ROOT, SuiteError } from './suite';
+import { buildModules, collect, Collected, findModules, inPool, PARALLEL, progress, ROOT, SuiteError } from './suite';
 
 /*
  * npx tsx conformance/check-known-breaks.ts
@@ -43,9 +41,6 @@ const BREAKS: KnownBreak[] = [
 
 const FIXTURES = path.join('conformance', 'testdata', 'known-breaks');
 
-/** Fixtures checked at once: a fixture is one small project, whose promotions keep one core busy. */
-const PARALLEL = Math.max(2, os.cpus().length);
-
 async function check(b: KnownBreak): Promise<string | undefined> {
   progress(`known break ${b.name}`);
   const dir = path.join(FIXTURES, b.name);
@@ -67,17 +62,8 @@ async function check(b: KnownBreak): Promise<string | undefined> {
 }
 
 /** `npx tsx conformance/run.ts <args>` (the modules are built already), its output collected. */
-function suiteOn(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['tsx', path.join('conformance', 'run.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, CONFORMANCE_BUILT: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', (error) => resolve({ status: null, stdout, stderr, error }));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function suiteOn(args: string[]): Promise<Collected> {
+  return collect('npx', ['tsx', path.join('conformance', 'run.ts'), ...args], { cwd: ROOT, env: { ...process.env, CONFORMANCE_BUILT: '1' } });
 }
 
 async function main(): Promise<void> {

@@ -1,10 +1,9 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
 import {
-  buildModules, ConformanceFinding, findModules, GoModule, inPool, progress, ROOT, runCommandsAndModel, SuiteError,
+  buildModules, ConformanceFinding, findModules, GoModule, inPool, PARALLEL, progress, ROOT, runCommandsAndModel, SuiteError,
 } from './suite';
 import { build, scratch } from '../test/property/build';
 import { worldArb } from '../test/property/defects';
@@ -74,8 +73,6 @@ const FLEET_CHANGES = Number(process.env.CONFORMANCE_FLEET_CHANGES ?? 6);
 /** Only the cases whose name matches (a regular expression), to rerun one kind of case. */
 const ONLY = process.env.CONFORMANCE_CASES === undefined ? undefined : new RegExp(process.env.CONFORMANCE_CASES);
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20261201);
-/** Cases compared at once: a case's commands wait on git and on each other, and the model runs in this process meanwhile. */
-const PARALLEL = Math.max(2, os.cpus().length);
 
 interface Case {
   readonly name: string;
@@ -309,16 +306,13 @@ async function main(): Promise<number> {
     const changes = fleetChanges(work);
     const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes].filter((c) => ONLY === undefined || ONLY.test(c.name));
     // cases run PARALLEL at a time and are tallied in their order, so the output does not depend on which ends first
-    const seconds: number[] = new Array(all.length);
-    const tallies = await inPool(all, PARALLEL, async (c, i) => {
+    const runs = await inPool(all, PARALLEL, async (c, i) => {
       progress(`differential ${i + 1}/${all.length}: ${c.name}`);
       const started = Date.now();
-      const t = await compare(c, modules);
-      seconds[i] = (Date.now() - started) / 1000;
-      return t;
+      return { name: c.name, tally: await compare(c, modules), seconds: (Date.now() - started) / 1000 };
     });
     const tally = emptyTally();
-    for (const t of tallies) addTally(tally, t);
+    for (const r of runs) addTally(tally, r.tally);
     for (const d of tally.disagreements) console.log(d);
     const behaviours = [...new Set([...Object.values(MODEL_BEHAVIOUR), ...Object.values(UPSTREAM_BEHAVIOUR)])].sort();
     const seen = behaviours.map((b) => `${b} ${tally.codesSeen.get(b) ?? 0}`).join(', ');
@@ -327,8 +321,8 @@ async function main(): Promise<number> {
       + `kargo on ${all.filter((c) => c.kargo).length}), ${tally.objects} objects, ${tally.compared} flagged objects compared, `
       + `${tally.disagreements.length} disagreements`);
     console.log(`flagged objects compared, by behaviour: ${seen}`);
-    const slowest = all.map((c, i) => ({ name: c.name, s: seconds[i] })).sort((a, b) => b.s - a.s).slice(0, 5);
-    console.log(`slowest cases (wall, ${PARALLEL} at a time): ${slowest.map((c) => `${c.name} ${c.s.toFixed(1)} s`).join('; ')}`);
+    const slowest = [...runs].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+    console.log(`slowest cases (wall, ${PARALLEL} at a time): ${slowest.map((r) => `${r.name} ${r.seconds.toFixed(1)} s`).join('; ')}`);
     if (ONLY !== undefined) console.log(`only the cases matching CONFORMANCE_CASES=${ONLY.source} ran`);
     console.log(`compared: the test kit model with ${modules.map((m) => m.name).join(', ')} (conformance/controllers)`);
     return tally.disagreements.length > 0 ? 1 : 0;

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { modelUpstream } from './model-upstream';
@@ -7,8 +8,8 @@ import { cachedResult, cacheOn, directoriesDigest, keepResult, resultKey } from 
 import { ControllerFinding, formatIssues, ManifestIssue, ModelBehaviour, setSource, simulateFleetChange, simulateManifestDirectory, SimulateControllersOptions } from '../src/testkit';
 
 /*
- * The conformance suite's plumbing, shared by run.ts, check-known-breaks.ts and differential.ts: build the Go modules under conformance/*\/go.mod (commands that run the
- * synthesized output through Kargo's, Argo CD's, Argo Rollouts' and the API server's own Go code;
+ * The conformance suite's plumbing, shared by run.ts, check-known-breaks.ts and differential.ts:
+ * build the Go modules under conformance/*\/go.mod (commands that run the synthesized output through Kargo's, Argo CD's, Argo Rollouts' and the API server's own Go code;
  * CONFORMANCE-PROTOCOL.md), run them with the protocol's flags, and run the test kit's model of
  * the controllers for the behaviours no command decides (docs/conformance.md says which).
  */
@@ -118,6 +119,9 @@ function runWithProgress(what: string, command: string, dir: string, counted: st
   }
 }
 
+/** How many runs of the suite's commands go at once: each waits on git or on the others much of its time. */
+export const PARALLEL = Math.max(2, os.cpus().length);
+
 /** `run` on every item, `parallel` at a time, each result at its item's index. */
 export async function inPool<T, R>(items: readonly T[], parallel: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -169,16 +173,37 @@ function parseReport(m: GoModule, run: { status: number | null; signal?: NodeJS.
   return { module: report.module, counted: report.counted, findings: report.findings ?? [] };
 }
 
-/** Runs a command; its progress and its reason for failing go to this process's stderr. */
-function spawnModule(m: GoModule, args: string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
-  const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}` };
-  return new Promise((resolve, reject) => {
-    const child = spawn(m.bin, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/** A finished child process: its exit, what it printed (stderr when piped), or why it did not run. */
+export interface Collected {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly error?: Error;
+}
+
+/** Runs a process to its end without blocking this one, collecting its stdout (and stderr, unless `inheritStderr`). */
+export function collect(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; inheritStderr?: boolean } = {}):
+Promise<Collected> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', options.inheritStderr ? 'inherit' : 'pipe'] });
     const out: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.on('error', (e) => reject(new SuiteError(`conformance/${m.name} did not run (${e.message})`)));
-    child.on('close', (status, signal) => resolve({ status, signal, stdout: Buffer.concat(out).toString('utf8') }));
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => err.push(d));
+    const done = (status: number | null, signal: NodeJS.Signals | null, error?: Error) =>
+      resolve({ status, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error });
+    child.on('error', (e) => done(null, null, e));
+    child.on('close', (status, signal) => done(status, signal));
   });
+}
+
+/** Runs a command; its progress and its reason for failing go to this process's stderr. */
+async function spawnModule(m: GoModule, args: string[]): Promise<Collected> {
+  const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}` };
+  const run = await collect(m.bin, args, { env, inheritStderr: true });
+  if (run.error) throw new SuiteError(`conformance/${m.name} did not run (${run.error.message})`);
+  return run;
 }
 
 export interface ManifestRunOptions {
@@ -232,9 +257,8 @@ export function runModulesOnManifests(modules: GoModule[], dir: string, options:
  */
 export async function runCommandsAndModel(modules: GoModule[], dir: string, options: ManifestRunOptions & { all?: boolean } = {}):
 Promise<{ commands: ModuleReport[]; model: ModuleReport }> {
-  const { all, ...runOptions } = options;
   const modelRun = Promise.resolve().then(() => runModel(dir, options));
-  const [commands, model] = await Promise.all([runModulesOnManifests(modules, dir, runOptions), modelRun]);
+  const [commands, model] = await Promise.all([runModulesOnManifests(modules, dir, options), modelRun]);
   return { commands, model };
 }
 
