@@ -10,8 +10,10 @@ import (
 // stepShape is what a Stage's promotion does, without what only names it: the steps in order
 // (uses or task, if, continueOnError, retry, the names of their vars, the keys of their config
 // with every boolean and number, and every expression with the Stage's name taken out), and the
-// Warehouses it promotes from; a run of like steps counts once. The aliases, the vars' values and the config's plain strings
-// (branches, paths, repository URLs, cluster names) are left out: Stages that differ only there,
+// Warehouses it promotes from; a run of like steps counts once. The aliases, the vars' values,
+// the config's plain strings (branches, paths, repository URLs, cluster names) and the text
+// around expressions (a commit message or pull request naming the wave's clusters) are left
+// out: Stages that differ only there,
 // such as the per-cluster Stages of one wave, run the same steps with the same options on Kargo's
 // engine, and their first promotions check each one's branch and rendered content.
 func stepShape(stage *kargoapi.Stage) string {
@@ -79,13 +81,39 @@ func configShape(v any, stage string) any {
 		}
 		return out
 	case string:
-		// Kargo's expressions are ${{ ... }} (pkg/expressions json_templates.go)
 		if strings.Contains(x, "${{") {
-			return withoutName(x, stage)
+			return expressionsOf(x, stage)
 		}
 		return ""
 	}
 	return v
+}
+
+// expressionsOf is a template string's expressions, each with the Stage's name taken out, and a
+// "·" for each run of plain text between them. Kargo's expressions are ${{ ... }} ending at the
+// first }} (pkg/expressions/json_templates.go); a string that is one expression alone evaluates to
+// a value of its own type, one with text around it to a string, so where there is text counts
+// and what it says does not (a pull request's description that lists the wave's clusters).
+func expressionsOf(template, stage string) string {
+	var b strings.Builder
+	for rest := template; rest != ""; {
+		start := strings.Index(rest, "${{")
+		if start < 0 {
+			b.WriteString("·")
+			break
+		}
+		if start > 0 {
+			b.WriteString("·")
+		}
+		end := strings.Index(rest[start:], "}}")
+		if end < 0 { // not an expression Kargo would evaluate: text
+			b.WriteString("·")
+			break
+		}
+		b.WriteString(withoutName(rest[start:start+end+2], stage))
+		rest = rest[start+end+2:]
+	}
+	return b.String()
 }
 
 // withoutName is an expression with the Stage's name replaced (a commit message or an `if` that

@@ -1,6 +1,7 @@
 package kargo
 
 import (
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -17,7 +18,8 @@ func TestStagesThatDifferOnlyInNamesShareAShape(t *testing.T) {
 			steps = append(steps, kargoapi.PromotionStep{As: "render-" + c, Task: &kargoapi.PromotionTaskReference{Kind: "PromotionTask", Name: "render-cluster"},
 				Vars: []kargoapi.ExpressionVariable{{Name: "cluster", Value: c}}})
 		}
-		steps = append(steps, kargoapi.PromotionStep{Uses: "git-commit", Config: config(t, `{"path":"./out","message":"render shop for `+name+` (${{ ctx.targetFreight.name }})"}`)})
+		steps = append(steps, kargoapi.PromotionStep{Uses: "git-commit", Config: config(t,
+			`{"path":"./out","message":"render shop for `+name+` (${{ ctx.targetFreight.name }}): `+strings.Join(clusters, ", ")+`"}`)})
 		return stage(name, steps, kargoapi.FreightSources{Direct: true})
 	}
 	one, three := stepShape(wave("prod-w1", "eu-1")), stepShape(wave("prod-w2", "us-1", "us-2", "ap-1"))
@@ -28,6 +30,16 @@ func TestStagesThatDifferOnlyInNamesShareAShape(t *testing.T) {
 	other.Spec.PromotionTemplate.Spec.Steps[0].Config = config(t, `{"repoURL":"https://github.com/acme/deploy.git","checkout":[{"branch":"rendered/shop/prod-w3","create":false,"path":"./out"}]}`)
 	if stepShape(other) == one {
 		t.Error("a checkout without create has the shape of one with it")
+	}
+	freight := wave("prod-w5", "eu-4")
+	freight.Spec.PromotionTemplate.Spec.Steps[2].Config = config(t, `{"path":"./out","message":"render shop for prod-w5 (${{ ctx.targetFreight.alias }}): eu-4"}`)
+	if stepShape(freight) == one {
+		t.Error("a commit message with another expression has the shape of the first")
+	}
+	bare := wave("prod-w6", "eu-5")
+	bare.Spec.PromotionTemplate.Spec.Steps[2].Config = config(t, `{"path":"./out","message":"${{ ctx.targetFreight.name }}"}`)
+	if stepShape(bare) == one {
+		t.Error("a message that is one expression alone (a value of its own type) has the shape of one with text around it")
 	}
 	pr := wave("prod-w4", "eu-3")
 	pr.Spec.PromotionTemplate.Spec.Steps = append(pr.Spec.PromotionTemplate.Spec.Steps, kargoapi.PromotionStep{Uses: "git-open-pr"})
