@@ -305,12 +305,17 @@ async function main(): Promise<number> {
     const worlds = worldCases(work);
     const changes = fleetChanges(work);
     const all = [...manifestsCases, ...mutated, ...worlds.cases, ...changes].filter((c) => ONLY === undefined || ONLY.test(c.name));
-    // cases run PARALLEL at a time and are tallied in their order, so the output does not depend on which ends first
-    const runs = await inPool(all, PARALLEL, async (c, i) => {
-      progress(`differential ${i + 1}/${all.length}: ${c.name}`);
-      const started = Date.now();
-      return { name: c.name, tally: await compare(c, modules), seconds: (Date.now() - started) / 1000 };
+    // cases run PARALLEL at a time, those kargo runs on (the longest) first, so that no long case
+    // starts when the others are done; they are tallied in their order, so the output does not
+    // depend on which ends first
+    const longestFirst = [...all.keys()].sort((a, b) => Number(all[b].kargo === true) - Number(all[a].kargo === true));
+    const started = await inPool(longestFirst, PARALLEL, async (i, n) => {
+      const c = all[i];
+      progress(`differential ${n + 1}/${all.length}: ${c.name}`);
+      const start = Date.now();
+      return { index: i, name: c.name, tally: await compare(c, modules), seconds: (Date.now() - start) / 1000 };
     });
+    const runs = started.sort((a, b) => a.index - b.index);
     const tally = emptyTally();
     for (const r of runs) addTally(tally, r.tally);
     for (const d of tally.disagreements) console.log(d);

@@ -198,9 +198,41 @@ Promise<Collected> {
   });
 }
 
+/** The kind of file system statfs calls tmpfs (linux/magic.h TMPFS_MAGIC). */
+const TMPFS_MAGIC = 0x01021994;
+/** What a memory file system must have free to hold the commands' work directories. */
+const TMPFS_ROOM = 2 * 1024 ** 3;
+
+/**
+ * Where the commands make their work directories (their TMPDIR), one directory for this process,
+ * removed when it exits. Kargo's promotions make and remove thousands of small files (clones,
+ * work trees, objects, lock files); on a disk that churn can cost as much CPU as the git processes
+ * themselves (ext4 without a journal scans the inodes it freed recently at every new file:
+ * `recently_deleted` in fs/ext4/ialloc.c). So a memory file system is used when there is one with
+ * room: CONFORMANCE_TMPDIR, else /dev/shm when it is a tmpfs with 2 GiB free, else the system's.
+ */
+let commandsTmp: string | undefined;
+export function commandsTmpDir(): string {
+  if (commandsTmp !== undefined) return commandsTmp;
+  const chosen = process.env.CONFORMANCE_TMPDIR ?? (memoryFileSystemWithRoom('/dev/shm') ? '/dev/shm' : os.tmpdir());
+  commandsTmp = fs.mkdtempSync(path.join(chosen, 'cdk8s-conformance-'));
+  process.on('exit', () => fs.rmSync(commandsTmp!, { recursive: true, force: true }));
+  return commandsTmp;
+}
+
+function memoryFileSystemWithRoom(dir: string): boolean {
+  try {
+    const fsInfo = fs.statfsSync(dir);
+    fs.accessSync(dir, fs.constants.W_OK);
+    return fsInfo.type === TMPFS_MAGIC && fsInfo.bavail * fsInfo.bsize >= TMPFS_ROOM;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a command; its progress and its reason for failing go to this process's stderr. */
 async function spawnModule(m: GoModule, args: string[]): Promise<Collected> {
-  const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env = { ...process.env, PATH: `${gitForKargo()}${path.delimiter}${process.env.PATH ?? ''}`, TMPDIR: commandsTmpDir() };
   const run = await collect(m.bin, args, { env, inheritStderr: true });
   if (run.error) throw new SuiteError(`conformance/${m.name} did not run (${run.error.message})`);
   return run;
