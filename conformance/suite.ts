@@ -212,12 +212,22 @@ const TMPFS_ROOM = 2 * 1024 ** 3;
  * room: CONFORMANCE_TMPDIR, else /dev/shm when it is a tmpfs with 2 GiB free, else the system's.
  */
 let commandsTmp: string | undefined;
-export function commandsTmpDir(): string {
+function commandsTmpDir(): string {
   if (commandsTmp !== undefined) return commandsTmp;
   const chosen = process.env.CONFORMANCE_TMPDIR ?? (memoryFileSystemWithRoom('/dev/shm') ? '/dev/shm' : os.tmpdir());
-  commandsTmp = fs.mkdtempSync(path.join(chosen, 'cdk8s-conformance-'));
-  process.on('exit', () => fs.rmSync(commandsTmp!, { recursive: true, force: true }));
-  return commandsTmp;
+  const dir = fs.mkdtempSync(path.join(chosen, 'cdk8s-conformance-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  process.on('exit', remove);
+  // a memory file system keeps what is left on it until the machine restarts: an interrupted run
+  // removes it too, then ends as the signal would have ended it
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      remove();
+      process.kill(process.pid, signal);
+    });
+  }
+  commandsTmp = dir;
+  return dir;
 }
 
 function memoryFileSystemWithRoom(dir: string): boolean {

@@ -3,6 +3,8 @@ package kargo
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	kargoapi "github.com/akuity/kargo/api/v1alpha1"
 )
@@ -81,39 +83,72 @@ func configShape(v any, stage string) any {
 		}
 		return out
 	case string:
-		if strings.Contains(x, "${{") {
-			return expressionsOf(x, stage)
+		if hasExpression(x) {
+			return templateShape(x, stage)
 		}
 		return ""
 	}
 	return v
 }
 
-// expressionsOf is a template string's expressions, each with the Stage's name taken out, and a
-// "·" for each run of plain text between them. Kargo's expressions are ${{ ... }} ending at the
-// first }} (pkg/expressions/json_templates.go); a string that is one expression alone evaluates to
-// a value of its own type, one with text around it to a string, so where there is text counts
-// and what it says does not (a pull request's description that lists the wave's clusters).
-func expressionsOf(template, stage string) string {
+// templateDelimiters are Kargo's (pkg/expressions/json_templates.go supportedDelimiters): the
+// earliest opening one starts an expression, which ends at the first closing one after it.
+var templateDelimiters = [][2]string{{"${{", "}}"}, {"${%", "%}"}}
+
+func hasExpression(s string) bool {
+	start, _ := nextExpression(s)
+	return start >= 0
+}
+
+// templateShape is a template string without what only names or describes: each expression with
+// the Stage's name taken out, and a "·" for each run of text between them when the text cannot
+// change what the template evaluates to. EvaluateTemplate types the whole result (a quoted
+// string, a number, a boolean, JSON, else a string), so that holds when the template starts with
+// text whose first letter no such value starts with (a commit message or a pull request's
+// description that lists the wave's clusters); otherwise the text is kept, as is a template with
+// an unclosed expression (Kargo fails the step on it).
+func templateShape(template, stage string) string {
+	if first, _ := utf8.DecodeRuneInString(template); !unicode.IsLetter(first) || strings.ContainsRune("tTfFnNiI", first) {
+		return withoutName(template, stage)
+	}
 	var b strings.Builder
-	for rest := template; rest != ""; {
-		start := strings.Index(rest, "${{")
+	for rest := template; ; {
+		start, end := nextExpression(rest)
 		if start < 0 {
-			b.WriteString("·")
-			break
+			if rest != "" {
+				b.WriteString("·")
+			}
+			return b.String()
+		}
+		if end < 0 {
+			return withoutName(template, stage)
 		}
 		if start > 0 {
 			b.WriteString("·")
 		}
-		end := strings.Index(rest[start:], "}}")
-		if end < 0 { // not an expression Kargo would evaluate: text
-			b.WriteString("·")
-			break
-		}
-		b.WriteString(withoutName(rest[start:start+end+2], stage))
-		rest = rest[start+end+2:]
+		b.WriteString(withoutName(rest[start:end], stage))
+		rest = rest[end:]
 	}
-	return b.String()
+}
+
+// nextExpression is where the next expression of a template starts, and where its closing
+// delimiter ends (-1: no expression, or an unclosed one).
+func nextExpression(s string) (int, int) {
+	start, closing := -1, ""
+	for _, d := range templateDelimiters {
+		if i := strings.Index(s, d[0]); i >= 0 && (start < 0 || i < start) {
+			start, closing = i, d[1]
+		}
+	}
+	if start < 0 {
+		return -1, -1
+	}
+	from := start + len("${{")
+	end := strings.Index(s[from:], closing)
+	if end < 0 {
+		return start, -1
+	}
+	return start, from + end + len(closing)
 }
 
 // withoutName is an expression with the Stage's name replaced (a commit message or an `if` that

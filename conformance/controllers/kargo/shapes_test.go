@@ -41,6 +41,24 @@ func TestStagesThatDifferOnlyInNamesShareAShape(t *testing.T) {
 	if stepShape(bare) == one {
 		t.Error("a message that is one expression alone (a value of its own type) has the shape of one with text around it")
 	}
+	percent := func(name, expression string) string {
+		st := wave(name, "eu-6")
+		st.Spec.PromotionTemplate.Spec.Steps[2].Config = config(t, `{"path":"./out","message":"render shop for `+name+` (${% `+expression+` %}): eu-6"}`)
+		return stepShape(st)
+	}
+	if percent("prod-w7", "ctx.targetFreight.alias") == percent("prod-w10", "ctx.targetFreight.name") {
+		t.Error("commit messages with different ${% %} expressions share a shape")
+	}
+	// a template that starts with what a number, a boolean or JSON can start with keeps its text:
+	// Kargo types the whole result
+	numbered := func(name, cluster string) string {
+		st := wave(name, cluster)
+		st.Spec.PromotionTemplate.Spec.Steps[2].Config = config(t, `{"path":"./out","message":"1${{ ctx.targetFreight.name }} `+cluster+`"}`)
+		return stepShape(st)
+	}
+	if numbered("prod-w8", "eu-7") == numbered("prod-w9", "eu-8") {
+		t.Error("the text of a template that may evaluate to a number was left out")
+	}
 	pr := wave("prod-w4", "eu-3")
 	pr.Spec.PromotionTemplate.Spec.Steps = append(pr.Spec.PromotionTemplate.Spec.Steps, kargoapi.PromotionStep{Uses: "git-open-pr"})
 	if stepShape(pr) == one {
