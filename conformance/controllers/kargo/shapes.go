@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	_ "unsafe" // go:linkname
 
 	kargoapi "github.com/akuity/kargo/api/v1alpha1"
 )
@@ -91,13 +92,16 @@ func configShape(v any, stage string) any {
 	return v
 }
 
-// templateDelimiters are Kargo's (pkg/expressions/json_templates.go supportedDelimiters): the
-// earliest opening one starts an expression, which ends at the first closing one after it.
-var templateDelimiters = [][2]string{{"${{", "}}"}, {"${%", "%}"}}
+// nextExpression is Kargo's own scan of a template (pkg/expressions/json_templates.go): the text
+// before the next expression (`${{ … }}` or `${% … %}`, the earliest), the expression, the rest,
+// and an error for an unclosed one.
+//
+//go:linkname nextExpression github.com/akuity/kargo/pkg/expressions.nextExpression
+func nextExpression(template string) (string, string, string, error)
 
 func hasExpression(s string) bool {
-	start, _ := nextExpression(s)
-	return start >= 0
+	_, expression, _, err := nextExpression(s)
+	return expression != "" || err != nil
 }
 
 // templateShape is a template string without what only names or describes: each expression with
@@ -112,43 +116,21 @@ func templateShape(template, stage string) string {
 		return withoutName(template, stage)
 	}
 	var b strings.Builder
-	for rest := template; ; {
-		start, end := nextExpression(rest)
-		if start < 0 {
-			if rest != "" {
-				b.WriteString("·")
-			}
-			return b.String()
-		}
-		if end < 0 {
+	for rest := template; rest != ""; {
+		before, expression, after, err := nextExpression(rest)
+		if err != nil {
 			return withoutName(template, stage)
 		}
-		if start > 0 {
+		if before != "" || expression == "" {
 			b.WriteString("·")
 		}
-		b.WriteString(withoutName(rest[start:end], stage))
-		rest = rest[end:]
-	}
-}
-
-// nextExpression is where the next expression of a template starts, and where its closing
-// delimiter ends (-1: no expression, or an unclosed one).
-func nextExpression(s string) (int, int) {
-	start, closing := -1, ""
-	for _, d := range templateDelimiters {
-		if i := strings.Index(s, d[0]); i >= 0 && (start < 0 || i < start) {
-			start, closing = i, d[1]
+		if expression == "" {
+			break
 		}
+		b.WriteString("${{" + withoutName(expression, stage) + "}}")
+		rest = after
 	}
-	if start < 0 {
-		return -1, -1
-	}
-	from := start + len("${{")
-	end := strings.Index(s[from:], closing)
-	if end < 0 {
-		return start, -1
-	}
-	return start, from + end + len(closing)
+	return b.String()
 }
 
 // withoutName is an expression with the Stage's name replaced (a commit message or an `if` that
